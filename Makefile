@@ -1,0 +1,51 @@
+# Two commands do all the set-up on a fresh Debian machine (see README):
+#   make run   - install, build the database and search index, serve on http://127.0.0.1:5000
+#   make test  - install, run the whole test suite (browser tests included)
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+FLASK   := $(BIN)/flask --app adjudicator
+HOST    ?= 127.0.0.1
+PORT    ?= 5000
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+
+.PHONY: run serve test lint build check browser clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Reinstall only when the package definition changed.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Build the database and search index only when missing or when content/ changed.
+build: $(STAMP)
+	$(FLASK) content build
+
+check: $(STAMP)
+	$(FLASK) content check
+
+run: build
+	$(FLASK) run --host $(HOST) --port $(PORT) --no-debug
+
+serve: build
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
+
+# Debian's chromium for the browser tests (Playwright cannot download its own browsers here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/ruff check adjudicator tests bench
+
+test: $(STAMP) browser
+	$(BIN)/ruff check adjudicator tests bench
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts

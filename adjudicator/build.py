@@ -1,0 +1,101 @@
+"""Build the database (and the search index) from ``content/`` when missing or stale.
+
+The content hash of the last build is stored in the database; a build runs only when it differs
+from the content on disk. A file lock in ``instance/`` makes two workers starting at once build
+once, never concurrently."""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from adjudicator.content.loader import Catalogue
+from adjudicator.content.markdown import render
+from adjudicator.db import create_tables
+from adjudicator.models import REBUILT_TABLES, BuildMeta, CrossRef, EntryRow
+
+BuildStep = Callable[[Catalogue, Path], None]
+"""Extra build steps (the search index) run after the database, with the instance path."""
+
+EXTRA_STEPS: list[BuildStep] = []
+
+
+def entry_url(kind: str, entry_id: str) -> str:
+    return f"/rules/{kind}/{entry_id}"
+
+
+@contextmanager
+def build_lock(instance_path: Path) -> Iterator[None]:
+    instance_path.mkdir(parents=True, exist_ok=True)
+    with open(instance_path / "build.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def built_hash(engine: Engine) -> str | None:
+    create_tables(engine)
+    with Session(engine) as session:
+        row = session.get(BuildMeta, "content_hash")
+        return row.value if row else None
+
+
+def build_database(catalogue: Catalogue, engine: Engine) -> int:
+    """Replace every content-derived row in one transaction; saved situations are untouched."""
+    create_tables(engine)
+
+    def resolve(entry_id: str) -> tuple[str, str] | None:
+        entry = catalogue.entries.get(entry_id)
+        return (entry_url(entry.kind, entry.id), entry.meta.name) if entry else None
+
+    with Session(engine) as session:
+        for table in REBUILT_TABLES:
+            session.exec(delete(table))  # type: ignore[call-overload]
+        for entry in catalogue.entries.values():
+            meta = entry.meta
+            session.add(
+                EntryRow(
+                    id=meta.id, kind=meta.kind, name=meta.name, summary=meta.summary,
+                    expansion=meta.expansion, base=meta.base, aliases=list(meta.aliases),
+                    sources=[s.model_dump() for s in meta.sources], see_also=list(meta.see_also),
+                    facts=entry.facts, body_md=entry.body, body_html=render(entry.body, resolve),
+                    path=entry.path,
+                )
+            )
+            for target in meta.see_also:
+                session.add(CrossRef(source_id=meta.id, target_id=target, relation="see_also"))
+            if meta.base:
+                session.add(CrossRef(source_id=meta.id, target_id=meta.base, relation="base"))
+        session.add(BuildMeta(key="content_hash", value=catalogue.content_hash))
+        session.commit()
+        return len(session.exec(select(EntryRow.id)).all())
+
+
+def ensure_built(catalogue: Catalogue, engine: Engine, instance_path: Path, force: bool = False) -> bool:
+    """Build the database and extra steps if stale; True when a build ran."""
+    if not force and built_hash(engine) == catalogue.content_hash and _steps_fresh(catalogue, instance_path):
+        return False
+    with build_lock(instance_path):
+        fresh = built_hash(engine) == catalogue.content_hash and _steps_fresh(catalogue, instance_path)
+        if fresh and not force:
+            return False  # another worker built it while we waited for the lock
+        build_database(catalogue, engine)
+        for step in EXTRA_STEPS:
+            step(catalogue, instance_path)
+        return True
+
+
+FRESHNESS_CHECKS: list[Callable[[Catalogue, Path], bool]] = []
+"""Extra steps register here how to tell whether their output matches the content."""
+
+
+def _steps_fresh(catalogue: Catalogue, instance_path: Path) -> bool:
+    return all(check(catalogue, instance_path) for check in FRESHNESS_CHECKS)

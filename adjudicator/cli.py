@@ -1,0 +1,52 @@
+"""``flask --app adjudicator content check|build``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from adjudicator.content.documents import KIND_LABELS
+from adjudicator.content.loader import ContentError, load_catalogue
+
+
+@click.group("content")
+def content_cli() -> None:
+    """Validate and build the rule content."""
+
+
+@content_cli.command("check")
+@with_appcontext
+def check() -> None:
+    """Validate every entry; exit 1 listing each problem as ``file: field: message``."""
+    try:
+        catalogue = load_catalogue(Path(current_app.config["CONTENT_DIR"]))
+    except ContentError as exc:
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        raise SystemExit(1) from None
+    counts = Counter(entry.kind for entry in catalogue.entries.values())
+    click.echo(f"content OK: {len(catalogue.entries)} entries")
+    for kind in KIND_LABELS:
+        click.echo(f"  {kind:13} {counts.get(kind, 0)}")
+
+
+@content_cli.command("build")
+@click.option("--force", is_flag=True, help="Rebuild even if the content did not change.")
+@with_appcontext
+def build(force: bool) -> None:
+    """Build the database and search index into instance/ (only when content changed)."""
+    from adjudicator import db
+    from adjudicator.build import ensure_built
+
+    if "content_error" in current_app.extensions:
+        for problem in current_app.extensions["content_error"].problems:
+            click.echo(str(problem), err=True)
+        raise SystemExit(1)
+    catalogue = current_app.extensions["catalogue"]
+    ran = ensure_built(catalogue, db.get_engine(), Path(current_app.instance_path), force=force)
+    click.echo("built" if ran else "up to date", nl=False)
+    click.echo(f": {len(catalogue.entries)} entries, content {catalogue.content_hash[:12]}")

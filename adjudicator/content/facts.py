@@ -1,0 +1,260 @@
+"""Turn an entry's structured fields into rows a player can read ("Infantry −1 die, Armor −2").
+
+The entry page shows these rows from the very data the engine computes with, so a page and a
+ruling cannot disagree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+Link = Callable[[str], Markup | None]
+"""Gives an HTML link to an entry id, or None if no such entry."""
+
+LABELS: dict[str, str] = {
+    "editor_names": "Scenario editor names",
+    "elevation": "Height",
+    "plateau": "Same-height group",
+    "is_bridge": "Crossing",
+    "impassable": "Impassable for",
+    "must_stop": "Must stop on entering",
+    "must_stop_leaving": "Leaving: only to an adjacent hex",
+    "max_move_onto": "Most hexes moved when entering",
+    "enter_only_from_adjacent": "Must start its move adjacent to enter",
+    "enter_only_from_plateau": "May only be entered from",
+    "leave_only_to_plateau": "May only be left to",
+    "dice_reductions": "Attacker dice reduction",
+    "battle_out": "Battling out of this hex",
+    "no_battle_after_entering": "Cannot battle the turn it enters",
+    "battle_after_entering_max_moved": "May battle after entering only if it moved at most",
+    "no_battle_after_leaving": "Cannot battle the turn it leaves",
+    "cannot_battle_in": "Cannot battle while here",
+    "adjacent_only_in_or_out": "Battles in or out only against adjacent targets",
+    "blocks_los": "Blocks line of sight",
+    "los_rule": "Line-of-sight rule",
+    "flags": "Retreat flags",
+    "no_retreat_from": "May not retreat (loses a figure per flag)",
+    "no_retreat_onto": "Units may not retreat onto it",
+    "entry_risk": "Risk on entering",
+    "no_take_ground": "May not take ground into it",
+    "take_ground_requires_unmoved": "Take ground only if the attacker did not move",
+    "take_ground_limits": "Take ground limits",
+    "no_overrun": "No armor overrun for",
+    "removed_when_occupant_leaves": "Removed when its occupant leaves",
+    "unit_class": "Unit class",
+    "targeted_as": "Hit as",
+    "figures": "Figures",
+    "figures_by_nation": "Figures by nation",
+    "figures_range": "Figures (per scenario)",
+    "move_and_battle": "Move and still battle",
+    "max_move": "Most hexes moved",
+    "battles": "May battle",
+    "dice": "Battle dice by range",
+    "dice_unmoved": "Battle dice if it did not move",
+    "dice_on_terrain": "Battle dice when on",
+    "needs_los": "Needs line of sight",
+    "ignores_target_terrain": "Ignores the target's terrain protection",
+    "ignores_target_terrain_ranges": "…at ranges",
+    "ignores_own_terrain": "Ignores its own hex's battle penalty",
+    "battles_after_entering_any_terrain": "May battle after entering any terrain",
+    "star_hits": "Stars score hits",
+    "stars_hit_it_from": "Stars hit it when fired on by",
+    "retreat_per_flag": "Retreat per flag (hexes)",
+    "can_take_ground": "May take ground",
+    "can_overrun": "May armor overrun",
+    "can_resupply": "May re-supply",
+    "resupply_requires_rule": "Re-supply needs the rule",
+    "resupplyable": "May be re-supplied",
+    "ground_unit": "Ground unit",
+    "badge": "Badge",
+    "nation": "Nation",
+    "applies_to": "Placed on",
+    "turns_into": "Unit profile",
+    "editor_badges": "Scenario editor badge numbers",
+    "dice_modifiers": "Battle dice",
+    "targetable_only_in_close_assault": "Only targetable in close assault",
+    "placed_on": "Placed on",
+    "card_type": "Card type",
+    "deck_counts": "Cards in deck",
+    "orders": "Orders",
+    "orders_unit_classes": "Orders unit classes",
+    "orders_units": "May order",
+    "excludes_units": "May not order",
+    "on_the_move": "Units on the move",
+    "forbids_flag_ignoring": "Flags may not be ignored",
+    "fixed_dice": "Dice rolled",
+    "stars_hit": "Stars score hits",
+    "deck": "Deck",
+    "special_action": "Special action",
+    "deck_size": "Cards in deck",
+    "nation_codes": "Applies to",
+    "terrain_flags_mandatory": "Terrain flag becomes mandatory",
+    "retreat_unit_classes": "Retreat rule applies to",
+    "close_assault_move_and_battle": "May move and close assault",
+    "requires_rule": "Needs the rule",
+    "situation_id": "Situation rule id",
+    "matching_symbols_close_assault_only": "Unit symbols hit only in close assault",
+    "move_limits": "Movement limits",
+    "extra_take_ground_move": "Extra move after taking ground",
+    "temporary": "Temporary",
+    "group": "Group of hexes",
+    "turn_start": "Checked at turn start",
+    "die_faces": "Battle die faces",
+    "close_assault_range": "Close assault range",
+    "overruns_per_turn": "Armor overruns per turn",
+    "retreat_hexes_per_flag": "Retreat hexes per flag",
+    "figures_lost_per_retreat_move_not_made": "Figures lost per retreat move not made",
+}
+
+CONDITIONS = {
+    "from_below": "only from below",
+    "owner_only": "only for the original owner's units",
+    "on_countryside_or_beach": "only on countryside or beach",
+    "target_japanese": "only against Japanese units",
+    "attacker_not_in_same_terrain": "not when the attacker is in the same terrain",
+}
+
+CLASS_ORDER = ("infantry", "armor", "artillery")
+
+
+@dataclass(frozen=True)
+class FactRow:
+    label: str
+    value: Markup
+
+
+def _dice(n: int) -> str:
+    return f"{n} die" if abs(n) == 1 else f"{n} dice"
+
+
+def _classes(values: Any) -> str:
+    return ", ".join(str(v).replace("_", " ").capitalize() for v in values) or "all units"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{abs(n)}" if n < 0 else "0"
+
+
+def _reduction(red: dict[str, Any]) -> str:
+    dice = red.get("dice", {})
+    parts = [f"{c.capitalize()} −{dice[c]}" for c in CLASS_ORDER if c in dice]
+    text = ", ".join(parts) or "none"
+    conditions = [CONDITIONS.get(w, w) for w in red.get("when", ())]
+    return text + (f" ({'; '.join(conditions)})" if conditions else "")
+
+
+def _flag(rule: dict[str, Any]) -> str:
+    count = rule.get("count", 1)
+    verb = "Must" if rule.get("mandatory") else "May"
+    what = "all flags" if count == "all" else ("1 flag" if count == 1 else f"{count} flags")
+    who = []
+    if rule.get("unit_classes"):
+        who.append(_classes(rule["unit_classes"]).lower() + " only")
+    if rule.get("nations"):
+        who.append(", ".join(n.replace("_", " ").title() for n in rule["nations"]) + " units only")
+    if rule.get("owner_only"):
+        who.append("original owner's units only")
+    return f"{verb} ignore {what}" + (f" ({'; '.join(who)})" if who else "")
+
+
+def _modifier(mod: dict[str, Any], link: Link) -> Markup:
+    amount = int(mod.get("amount", 0))
+    bits = [f"{_signed(amount)} {'die' if abs(amount) == 1 else 'dice'}"]
+    if mod.get("unit_classes"):
+        bits.append("for " + _classes(mod["unit_classes"]).lower())
+    if mod.get("nations"):
+        bits.append("(" + ", ".join(n.replace("_", " ").title() for n in mod["nations"]) + ")")
+    rng = mod.get("range", "any")
+    if rng == "close_assault":
+        bits.append("in close assault")
+    elif rng == "ranged":
+        bits.append("when firing (not close assault)")
+    if mod.get("full_strength"):
+        bits.append("at full strength")
+    out = Markup(escape(" ".join(bits)))
+    if mod.get("units"):
+        out += Markup(", units: ") + _ids(mod["units"], link)
+    if mod.get("attacker_terrain"):
+        out += Markup(", when on ") + _ids(mod["attacker_terrain"], link)
+    return out
+
+
+def _ids(values: Any, link: Link) -> Markup:
+    parts = [link(v) or escape(v) for v in values]
+    return Markup(", ").join(parts)
+
+
+def _dice_list(values: Any) -> str:
+    return " · ".join(str(v) for v in values) + "  (range " + ", ".join(
+        str(i + 1) for i in range(len(values))
+    ) + ")"
+
+
+def format_value(key: str, value: Any, link: Link) -> Markup:
+    """HTML for one structured field."""
+    if key == "dice_reductions":
+        return Markup("<br>").join(escape(_reduction(r)) for r in value)
+    if key == "flags":
+        return Markup("<br>").join(escape(_flag(r)) for r in value)
+    if key == "dice_modifiers":
+        return Markup("<br>").join(_modifier(m, link) for m in value)
+    if key in {"dice", "dice_unmoved"}:
+        return escape(_dice_list(value)) if value else escape("never battles")
+    if key == "dice_on_terrain":
+        return Markup("<br>").join((link(t) or escape(t)) + escape(": " + _dice_list(d)) for t, d in value.items())
+    if key == "battle_out":
+        return escape(", ".join(f"{c.capitalize()} −{value[c]}" for c in CLASS_ORDER if c in value))
+    if key == "star_hits":
+        return escape("; ".join(
+            f"vs {_classes(s['targets']).lower()}"
+            + (" (only if it did not move)" if s.get("when") == "unmoved" else "")
+            for s in value
+        ))
+    if key == "deck_counts":
+        return escape(", ".join(
+            f"{d['deck'].capitalize()}{' ' + d['section'] if d.get('section') else ''}: {d['count']}" for d in value
+        ))
+    if key == "entry_risk":
+        faces = ", ".join(value.get("faces", ()))
+        return escape(f"roll {value['dice']} dice, lose {value.get('figures_per_face', 1)} figure per {faces}")
+    if key == "take_ground_limits":
+        return Markup("<br>").join(
+            escape(_classes(t["unit_classes"]) + " may not take ground from ") + _ids(t["from_terrains"], link)
+            for t in value
+        )
+    if key == "move_limits":
+        return escape("; ".join(
+            f"{_classes(m['unit_classes'])}"
+            + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
+            + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
+            + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
+            for m in value
+        ))
+    if key in {"units", "orders_units", "excludes_units", "applies_to", "editor_names"} and isinstance(value, list):
+        return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
+    if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):
+        return link(value) or escape(value)
+    if isinstance(value, bool):
+        return escape("Yes" if value else "No")
+    if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):
+            return escape(_classes(value))
+        return escape(", ".join(str(v) for v in value))
+    if isinstance(value, dict):
+        return escape(", ".join(f"{str(k).replace('_', ' ').capitalize()}: {v}" for k, v in value.items()))
+    if isinstance(value, str):
+        return escape(value.replace("_", " "))
+    return escape(str(value))
+
+
+def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
+    """Readable rows for every structured field that is set."""
+    rows = []
+    for key, value in facts.items():
+        if value in (None, "", [], {}, ()) or (key == "placed_on" and value == "hex"):
+            continue
+        rows.append(FactRow(LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
+    return rows

@@ -1,0 +1,351 @@
+"""Read ``content/<kind>/<id>.md`` files into validated entries.
+
+Each file is YAML front matter (common fields plus the kind's structured fields, see
+``adjudicator.engine.rulebook``) followed by a Markdown explanation. Every problem is reported
+as ``file: field: message`` and all problems of a run are reported together, so an author fixes
+them in one pass.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
+
+from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS
+from adjudicator.content.markdown import linked_ids
+from adjudicator.engine.rulebook import KIND_RULES, Rulebook
+
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n?(.*)\Z", re.DOTALL)
+COMMON_FIELDS = (
+    "id", "kind", "name", "aliases", "summary", "expansion", "sources", "see_also", "base",
+)
+
+
+class Source(BaseModel):
+    """One citation: a document of ``DOCUMENTS`` and the section in it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    document: str
+    section: str
+
+    @field_validator("document")
+    @classmethod
+    def known_document(cls, value: str) -> str:
+        if value not in DOCUMENTS:
+            raise ValueError(f"unknown document {value!r}; use one of {sorted(DOCUMENTS)}")
+        return value
+
+
+class EntryMeta(BaseModel):
+    """The fields every entry has, whatever its kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    kind: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    summary: str
+    expansion: str
+    sources: tuple[Source, ...]
+    see_also: tuple[str, ...] = ()
+    base: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def snake_case_id(cls, value: str) -> str:
+        if not ID_PATTERN.match(value):
+            raise ValueError("must be snake_case: lowercase letters, digits and underscores")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def known_kind(cls, value: str) -> str:
+        if value not in KIND_LABELS:
+            raise ValueError(f"unknown kind {value!r}; use one of {list(KIND_LABELS)}")
+        return value
+
+    @field_validator("expansion")
+    @classmethod
+    def known_expansion(cls, value: str) -> str:
+        if value not in EXPANSIONS:
+            raise ValueError(f"unknown expansion {value!r}; use one of {list(EXPANSIONS)}")
+        return value
+
+    @field_validator("sources")
+    @classmethod
+    def at_least_one_source(cls, value: tuple[Source, ...]) -> tuple[Source, ...]:
+        if not value:
+            raise ValueError("cite at least one source")
+        return value
+
+    @field_validator("summary", "name")
+    @classmethod
+    def not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value.strip()
+
+
+@dataclass(frozen=True)
+class ContentProblem:
+    file: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}"
+
+
+class ContentError(ValueError):
+    """Raised when the content does not validate; carries every problem found."""
+
+    def __init__(self, problems: list[ContentProblem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One validated rule entry."""
+
+    meta: EntryMeta
+    facts: dict[str, Any]  # structured fields as written (after ``base`` inheritance)
+    rules: Any  # the kind's typed rules object (rulebook dataclass)
+    body: str
+    path: str
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def kind(self) -> str:
+        return self.meta.kind
+
+
+@dataclass
+class Catalogue:
+    """All entries, in a stable order (kind order, then name)."""
+
+    entries: dict[str, Entry]
+    content_hash: str
+    backlinks: dict[str, list[str]] = field(default_factory=dict)
+
+    def by_kind(self, kind: str) -> list[Entry]:
+        return sorted(
+            (e for e in self.entries.values() if e.kind == kind), key=lambda e: e.meta.name.lower()
+        )
+
+    def rulebook(self) -> Rulebook:
+        aliases: dict[str, str] = {}
+        for entry in self.entries.values():
+            names = [entry.meta.name, *entry.meta.aliases, *getattr(entry.rules, "editor_names", ())]
+            for name in names:
+                aliases.setdefault(name.strip().lower(), entry.id)
+        return Rulebook(
+            names={i: e.meta.name for i, e in self.entries.items()},
+            kinds={i: e.kind for i, e in self.entries.items()},
+            rules={i: e.rules for i, e in self.entries.items()},
+            aliases=aliases,
+        )
+
+
+def content_dir() -> Path:
+    """The repository's ``content/`` folder."""
+    return Path(__file__).resolve().parents[2] / "content"
+
+
+def content_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.glob("*/*.md") if p.is_file())
+
+
+def content_hash(root: Path) -> str:
+    """Hash of every content file's path and bytes: the build cache key for db and index."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _loc(loc: Iterable[Any]) -> str:
+    parts = [str(p) for p in loc if not str(p).startswith(("function-", "tagged-union"))]
+    return ".".join(parts) or "(front matter)"
+
+
+def _parse_file(path: Path, root: Path) -> tuple[dict[str, Any], str] | ContentProblem:
+    rel = str(path.relative_to(root.parent))
+    text = path.read_text(encoding="utf-8")
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return ContentProblem(rel, "(file)", "must start with YAML front matter between '---' lines")
+    try:
+        data = yaml.safe_load(match.group(1))
+    except yaml.YAMLError as exc:
+        return ContentProblem(rel, "(front matter)", f"invalid YAML: {exc}".replace("\n", " "))
+    if not isinstance(data, dict):
+        return ContentProblem(rel, "(front matter)", "must be a mapping of fields")
+    return data, match.group(2).strip()
+
+
+@cache
+def _adapter(kind: str) -> TypeAdapter[Any]:
+    return TypeAdapter(KIND_RULES[kind])
+
+
+def _validate_meta(data: dict[str, Any], rel: str) -> EntryMeta | list[ContentProblem]:
+    common = {k: v for k, v in data.items() if k in COMMON_FIELDS}
+    try:
+        return EntryMeta.model_validate(common)
+    except ValidationError as exc:
+        return [ContentProblem(rel, _loc(err["loc"]), err["msg"]) for err in exc.errors()]
+
+
+def load_catalogue(root: Path | None = None) -> Catalogue:
+    """Load and validate every entry under ``root``; raise ContentError listing all problems."""
+    root = root or content_dir()
+    problems: list[ContentProblem] = []
+    raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]] = {}
+    for path in content_files(root):
+        rel = str(path.relative_to(root.parent))
+        parsed = _parse_file(path, root)
+        if isinstance(parsed, ContentProblem):
+            problems.append(parsed)
+            continue
+        data, body = parsed
+        meta = _validate_meta(data, rel)
+        if isinstance(meta, list):
+            problems.extend(meta)
+            continue
+        if path.parent.name != meta.kind:
+            problems.append(ContentProblem(rel, "kind", f"is {meta.kind!r} but the file is in {path.parent.name}/"))
+        if path.stem != meta.id:
+            problems.append(ContentProblem(rel, "id", f"is {meta.id!r} but the file is named {path.stem}.md"))
+        if meta.id in raw:
+            problems.append(ContentProblem(rel, "id", f"{meta.id!r} is already used by {raw[meta.id][3]}"))
+            continue
+        if not body:
+            problems.append(ContentProblem(rel, "(body)", "the explanation after the front matter is empty"))
+        facts = {k: v for k, v in data.items() if k not in COMMON_FIELDS}
+        raw[meta.id] = (meta, facts, body, rel)
+
+    entries: dict[str, Entry] = {}
+    for entry_id, (meta, _facts, body, rel) in raw.items():
+        merged = _inherit(entry_id, raw, rel, problems)
+        if merged is None:
+            continue
+        try:
+            rules = _adapter(meta.kind).validate_python(merged)
+        except ValidationError as exc:
+            problems.extend(ContentProblem(rel, _loc(e["loc"]), e["msg"]) for e in exc.errors())
+            continue
+        entries[entry_id] = Entry(meta=meta, facts=merged, rules=rules, body=body, path=rel)
+
+    problems.extend(_check_references(entries, raw))
+    if problems:
+        raise ContentError(problems)
+    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=content_hash(root))
+    for entry in entries.values():
+        for target in entry.meta.see_also:
+            catalogue.backlinks.setdefault(target, []).append(entry.id)
+    return catalogue
+
+
+def _inherit(
+    entry_id: str,
+    raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]],
+    rel: str,
+    problems: list[ContentProblem],
+) -> dict[str, Any] | None:
+    """Structured fields of ``entry_id`` with those of its ``base`` chain filled in.
+
+    Winter variants and special units name the entry they behave like; they state only what
+    differs, so the base's numbers are written once."""
+    chain: list[str] = []
+    current: str | None = entry_id
+    while current is not None:
+        if current in chain:
+            problems.append(ContentProblem(rel, "base", f"cycle through {' -> '.join([*chain, current])}"))
+            return None
+        if current not in raw:
+            problems.append(ContentProblem(rel, "base", f"unknown entry {current!r}"))
+            return None
+        chain.append(current)
+        current = raw[current][0].base
+    kind = raw[entry_id][0].kind
+    merged: dict[str, Any] = {}
+    for ancestor in reversed(chain):
+        ancestor_kind = raw[ancestor][0].kind
+        if ancestor_kind != kind and not {ancestor_kind, kind} <= {"terrain", "obstacle", "marker"}:
+            problems.append(ContentProblem(rel, "base", f"{ancestor!r} is a {ancestor_kind}, not a {kind}"))
+            return None
+        merged.update(raw[ancestor][1])
+    if kind != "marker":
+        merged.pop("placed_on", None)
+    return merged
+
+
+def _referenced_ids(rules: Any) -> Iterable[tuple[str, str]]:
+    """(field, id) pairs for every content id named inside a rules object."""
+    id_fields = {
+        "turns_into", "units", "orders_units", "excludes_units", "attacker_terrain",
+        "from_terrains", "applies_to",
+    }
+
+    def walk(value: Any, name: str, path: str) -> Iterable[tuple[str, str]]:
+        if dataclasses.is_dataclass(value):
+            for f in dataclasses.fields(value):
+                yield from walk(getattr(value, f.name), f.name, f"{path}.{f.name}" if path else f.name)
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                yield from walk(item, name, f"{path}.{i}")
+        elif isinstance(value, str) and name in id_fields:
+            yield path, value
+
+    yield from walk(rules, "", "")
+    if hasattr(rules, "dice_on_terrain"):
+        for terrain in rules.dice_on_terrain:
+            yield f"dice_on_terrain.{terrain}", terrain
+
+
+def _check_references(
+    entries: dict[str, Entry], raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]]
+) -> list[ContentProblem]:
+    problems: list[ContentProblem] = []
+    seen_names: dict[str, str] = {}
+    for entry in entries.values():
+        for i, target in enumerate(entry.meta.see_also):
+            if target not in raw:
+                problems.append(ContentProblem(entry.path, f"see_also.{i}", f"unknown entry id {target!r}"))
+            elif target == entry.id:
+                problems.append(ContentProblem(entry.path, f"see_also.{i}", "an entry cannot see-also itself"))
+        for target in linked_ids(entry.body):
+            if target not in raw:
+                problems.append(ContentProblem(entry.path, "(body)", f"link [[{target}]] names no entry"))
+        for field_path, target in _referenced_ids(entry.rules):
+            if target not in raw:
+                problems.append(ContentProblem(entry.path, field_path, f"unknown entry id {target!r}"))
+        for i, alias in enumerate((entry.meta.name, *entry.meta.aliases)):
+            key = alias.strip().lower()
+            field_name = "name" if i == 0 else f"aliases.{i - 1}"
+            other = seen_names.get(key)
+            if key in raw and key != entry.id:
+                problems.append(ContentProblem(entry.path, field_name, f"{alias!r} is the id of {raw[key][3]}"))
+            elif other is not None and other != entry.id:
+                problems.append(
+                    ContentProblem(entry.path, field_name, f"{alias!r} is also a name or alias of {other}")
+                )
+            seen_names[key] = entry.id
+    return problems

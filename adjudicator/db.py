@@ -1,0 +1,63 @@
+"""The one owner of the SQLModel engine and the per-request session.
+
+SQLite in ``instance/`` by default; any SQLAlchemy URL through ``DATABASE_URL``. The session
+follows flaskr's ``get_db``/``close_db`` shape: opened on first use in a request, closed on
+teardown."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
+
+from adjudicator import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+
+@cache
+def engine_for(url: str) -> Engine:
+    """One engine per database URL per process."""
+    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL so readers never wait on a writer and a crash mid-write leaves a readable file."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def get_engine() -> Engine:
+    return engine_for(current_app.config["DATABASE_URL"])
+
+
+def create_tables(engine: Engine) -> None:
+    SQLModel.metadata.create_all(engine)
+
+
+def get_session() -> Session:
+    """The request's session, opened on first use."""
+    if "db_session" not in g:
+        g.db_session = Session(get_engine())
+    return g.db_session
+
+
+def close_session(_exc: BaseException | None = None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_session)

@@ -1,0 +1,347 @@
+"""Typed rule data: the structured part of every content entry the engine computes from.
+
+These frozen dataclasses are the *schema* of the YAML front matter in ``content/`` (the loader
+validates each file against them, so a typo in a rule file fails ``flask content check`` with the
+file and field named) and, at the same time, the values the engine reads. A page and a
+computation therefore read the very same numbers: no rule number is typed twice.
+
+This module imports nothing outside the standard library. ``__pydantic_config__`` is a plain dict
+read by the loader's validator; it forbids unknown fields so a misspelt key is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+UnitClass = Literal["infantry", "armor", "artillery"]
+"""The three families the rules speak of ("Infantry -1 die, Armor -2 dice", "Impassable by Armor &
+Artillery"). Every unit profile belongs to one of them for terrain purposes."""
+
+Face = Literal["infantry", "armor", "grenade", "star", "flag"]
+Side = Literal["allies", "axis"]
+
+FORBID = {"extra": "forbid"}
+
+ReductionCondition = Literal[
+    "from_below",  # attacker's hex is lower than the target's (hills, mountains, cliffs, ridges)
+    "owner_only",  # protects only units of the hex's original owner (bunkers, sea walls)
+    "on_countryside_or_beach",  # obstacle counts only on countryside or beach (sandbags)
+    "target_japanese",  # target unit is Japanese (caves)
+    "attacker_not_in_same_terrain",  # attacker is not itself in this terrain (wadis)
+]
+
+
+@dataclass(frozen=True)
+class DiceReduction:
+    """A battle-dice reduction suffered by attackers of a unit standing in this hex.
+
+    ``dice`` maps attacker class to the number of dice removed. All ``when`` conditions must
+    hold. A hex feature may list several; the engine takes the first whose conditions hold
+    (so list the most specific first)."""
+
+    __pydantic_config__ = FORBID
+    dice: dict[UnitClass, int]
+    when: tuple[ReductionCondition, ...] = ()
+
+
+@dataclass(frozen=True)
+class FlagRule:
+    """Permission (or obligation) to ignore retreat flags."""
+
+    __pydantic_config__ = FORBID
+    count: int | Literal["all"] = 1
+    unit_classes: tuple[UnitClass, ...] = ()  # empty: every class
+    nations: tuple[str, ...] = ()  # empty: every nation
+    owner_only: bool = False  # only units of the hex's original owner
+    mandatory: bool = False  # "must ignore" instead of "may ignore"
+
+
+@dataclass(frozen=True)
+class EntryRisk:
+    """Dice rolled when a unit moves or retreats onto the hex (Frozen River)."""
+
+    __pydantic_config__ = FORBID
+    dice: int
+    faces: tuple[Face, ...]
+    figures_per_face: int = 1
+    on_move: bool = True
+    on_retreat: bool = True
+
+
+@dataclass(frozen=True)
+class TakeGroundLimit:
+    """Units of ``unit_classes`` may not take ground into this hex from ``from_terrains``."""
+
+    __pydantic_config__ = FORBID
+    unit_classes: tuple[UnitClass, ...]
+    from_terrains: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HexRules:
+    """Effects of a terrain, obstacle or marker on the hex it occupies."""
+
+    __pydantic_config__ = FORBID
+    editor_names: tuple[str, ...] = ()  # official scenario editor (.m44) tile names
+    elevation: int = 0  # 1 for hill-height terrain, 2 for mountains ("from below" comparisons)
+    plateau: str | None = None  # LOS exception group: same-height contiguous hexes of this group
+    is_bridge: bool = False  # makes an otherwise impassable water hex passable
+    # movement
+    impassable: tuple[UnitClass, ...] = ()
+    must_stop: tuple[UnitClass, ...] = ()  # must stop on entering, may move no further
+    must_stop_leaving: tuple[UnitClass, ...] = ()  # leaving: may only move to an adjacent hex
+    max_move_onto: int | None = None  # beaches 2, oceans 1
+    enter_only_from_adjacent: bool = False  # must start its move adjacent (hedgerows, flooded)
+    enter_only_from_plateau: tuple[str, ...] = ()  # mountains: only from a hill or mountain
+    leave_only_to_plateau: tuple[str, ...] = ()
+    # battle
+    dice_reductions: tuple[DiceReduction, ...] = ()
+    battle_out: dict[UnitClass, int] = field(default_factory=dict)  # own-hex penalty
+    no_battle_after_entering: tuple[UnitClass, ...] = ()
+    battle_after_entering_max_moved: int | None = None  # jungle: only if it started adjacent
+    no_battle_after_leaving: tuple[UnitClass, ...] = ()
+    cannot_battle_in: tuple[UnitClass, ...] = ()  # oceans; armor in trenches
+    adjacent_only_in_or_out: tuple[UnitClass, ...] = ()  # wadis: battle in/out only adjacent
+    # line of sight
+    blocks_los: bool = False
+    los_rule: Literal["normal", "plateau", "lake_group"] = "normal"
+    # flags and retreat
+    flags: tuple[FlagRule, ...] = ()
+    no_retreat_from: tuple[UnitClass, ...] = ()  # may not retreat, lose a figure per flag
+    no_retreat_onto: bool = False  # oceans
+    entry_risk: EntryRisk | None = None
+    # take ground and armor overrun
+    no_take_ground: tuple[UnitClass, ...] = ()
+    take_ground_requires_unmoved: tuple[UnitClass, ...] = ()
+    take_ground_limits: tuple[TakeGroundLimit, ...] = ()
+    no_overrun: tuple[UnitClass, ...] = ()
+    removed_when_occupant_leaves: bool = False  # sandbags
+
+
+@dataclass(frozen=True)
+class StarHit:
+    """Stars rolled by this unit score hits on targets of these classes."""
+
+    __pydantic_config__ = FORBID
+    targets: tuple[UnitClass, ...]
+    when: Literal["always", "unmoved"] = "always"
+
+
+@dataclass(frozen=True)
+class UnitRules:
+    """A unit profile: how it moves, battles, is hit and retreats."""
+
+    __pydantic_config__ = FORBID
+    unit_class: UnitClass
+    targeted_as: UnitClass
+    figures: int
+    move_and_battle: int  # most hexes it may move and still battle
+    max_move: int
+    dice: tuple[int, ...] = ()  # battle dice at range 1, 2, 3, ...; empty: never battles
+    editor_names: tuple[str, ...] = ()
+    badge: str | None = None  # badge id that turns the base unit into this profile
+    nation: str | None = None  # nation code that turns the base unit into this profile
+    figures_by_nation: dict[str, int] = field(default_factory=dict)
+    figures_range: tuple[int, int] | None = None  # "1-3 figures, per scenario"
+    battles: bool = True
+    dice_unmoved: tuple[int, ...] = ()  # replaces ``dice`` when the unit did not move
+    dice_on_terrain: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    needs_los: bool = True
+    ignores_target_terrain: Literal["never", "always", "unmoved", "close_assault"] = "never"
+    ignores_target_terrain_ranges: tuple[int, ...] = ()  # empty: at every range
+    ignores_own_terrain: Literal["never", "always", "unmoved"] = "never"
+    battles_after_entering_any_terrain: bool = False  # French Resistance
+    star_hits: tuple[StarHit, ...] = ()
+    stars_hit_it_from: tuple[UnitClass, ...] = ()  # tank destroyers: non-infantry attackers
+    retreat_per_flag: int = 1  # most hexes per flag (the unit chooses 1..n)
+    can_take_ground: bool = True
+    can_overrun: bool = False
+    can_resupply: bool = False
+    resupply_requires_rule: str | None = None
+    resupplyable: bool = True
+    ground_unit: bool = True
+
+
+@dataclass(frozen=True)
+class DiceModifier:
+    """A bonus (or penalty) to the attacker's dice from a card, badge, nation or special rule."""
+
+    __pydantic_config__ = FORBID
+    amount: int
+    unit_classes: tuple[UnitClass, ...] = ()  # attacker classes; empty: any
+    units: tuple[str, ...] = ()  # attacker unit profile ids; empty: any
+    range: Literal["any", "close_assault", "ranged"] = "any"
+    full_strength: bool = False  # only while the attacker has all its starting figures
+    attacker_terrain: tuple[str, ...] = ()  # only when the attacker stands on one of these
+    nations: tuple[str, ...] = ()  # attacker nations; empty: any
+
+
+@dataclass(frozen=True)
+class BadgeRules:
+    """A badge or unit marker placed on a unit."""
+
+    __pydantic_config__ = FORBID
+    applies_to: tuple[str, ...] = ()  # unit type ids it may be placed on
+    turns_into: str | None = None  # unit profile id the badged unit uses
+    editor_badges: tuple[int, ...] = ()  # ".m44" badge numbers
+    dice_modifiers: tuple[DiceModifier, ...] = ()
+    flags: tuple[FlagRule, ...] = ()
+    targetable_only_in_close_assault: bool = False  # camouflage
+
+
+@dataclass(frozen=True)
+class MarkerRules(HexRules, BadgeRules):
+    """Markers sit on a hex (minefields, exit markers) or on a unit (camouflage)."""
+
+    __pydantic_config__ = FORBID
+    placed_on: Literal["hex", "unit"] = "hex"
+
+
+@dataclass(frozen=True)
+class DeckCount:
+    __pydantic_config__ = FORBID
+    deck: Literal["standard", "breakthrough"]
+    count: int
+    section: Literal["left", "center", "right"] | None = None
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """A command card."""
+
+    __pydantic_config__ = FORBID
+    card_type: Literal["section", "tactic"]
+    deck_counts: tuple[DeckCount, ...] = ()
+    orders: str = ""  # short statement of what it orders
+    orders_unit_classes: tuple[UnitClass, ...] = ()
+    orders_units: tuple[str, ...] = ()  # unit profile ids it explicitly may order
+    excludes_units: tuple[str, ...] = ()  # unit profile ids it may not order
+    on_the_move: int = 0  # Breakthrough: extra units that move but may not battle
+    dice_modifiers: tuple[DiceModifier, ...] = ()
+    forbids_flag_ignoring: bool = False
+    fixed_dice: dict[str, int] = field(default_factory=dict)  # e.g. allies: 2, axis: 1
+    stars_hit: bool = False
+
+
+@dataclass(frozen=True)
+class CombatCardRules:
+    """A combat card deck, the combat-card rules, or a special action."""
+
+    __pydantic_config__ = FORBID
+    deck: Literal["urban", "winter", "jungle", "desert"] | None = None
+    special_action: bool = False
+    deck_size: int | None = None
+    dice_modifiers: tuple[DiceModifier, ...] = ()
+    flags: tuple[FlagRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class NationRules:
+    __pydantic_config__ = FORBID
+    nation_codes: tuple[str, ...] = ()  # situation ``nation`` values these rules apply to
+    dice_modifiers: tuple[DiceModifier, ...] = ()
+    flags: tuple[FlagRule, ...] = ()
+    terrain_flags_mandatory: bool = False  # Japanese: terrain flag becomes "must"
+    retreat_per_flag: int | None = None
+    retreat_unit_classes: tuple[UnitClass, ...] = ()
+    close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
+    requires_rule: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveLimit:
+    __pydantic_config__ = FORBID
+    unit_classes: tuple[UnitClass, ...]
+    move_and_battle: int | None = None
+    max_move: int | None = None
+    sides: tuple[Side, ...] = ()  # empty: both
+
+
+@dataclass(frozen=True)
+class SpecialRuleRules:
+    __pydantic_config__ = FORBID
+    situation_id: str | None = None  # id accepted in a situation's ``rules`` list
+    matching_symbols_close_assault_only: bool = False  # reduced visibility
+    move_limits: tuple[MoveLimit, ...] = ()
+    extra_take_ground_move: int = 0  # North African desert
+    fixed_dice: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ActionRules:
+    __pydantic_config__ = FORBID
+    requires_rule: str | None = None
+    situation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class VictoryRules:
+    __pydantic_config__ = FORBID
+    temporary: bool | None = None
+    group: bool = False
+    turn_start: bool = False
+
+
+@dataclass(frozen=True)
+class CoreRules:
+    __pydantic_config__ = FORBID
+    die_faces: dict[Face, int] = field(default_factory=dict)
+    close_assault_range: int | None = None
+    overruns_per_turn: int | None = None
+    retreat_hexes_per_flag: int | None = None
+    figures_lost_per_retreat_move_not_made: int | None = None
+
+
+KIND_RULES: dict[str, type] = {
+    "core": CoreRules,
+    "terrain": HexRules,
+    "obstacle": HexRules,
+    "marker": MarkerRules,
+    "unit": UnitRules,
+    "badge": BadgeRules,
+    "command_card": CardRules,
+    "combat_card": CombatCardRules,
+    "action": ActionRules,
+    "nation": NationRules,
+    "victory": VictoryRules,
+    "special_rule": SpecialRuleRules,
+}
+"""Which structured-fields schema each content kind uses."""
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Every rule the engine may consult, keyed by content id.
+
+    ``names`` and ``kinds`` cover all entries, so any reason the engine gives can name and link
+    the entry it comes from."""
+
+    names: dict[str, str]
+    kinds: dict[str, str]
+    rules: dict[str, object]
+    aliases: dict[str, str] = field(default_factory=dict)  # alias (editor name etc.) -> id
+
+    def of(self, entry_id: str) -> object:
+        return self.rules[entry_id]
+
+    def hex_rules(self, entry_id: str) -> HexRules:
+        rules = self.rules[entry_id]
+        assert isinstance(rules, HexRules)
+        return rules
+
+    def unit(self, entry_id: str) -> UnitRules:
+        rules = self.rules[entry_id]
+        assert isinstance(rules, UnitRules)
+        return rules
+
+    def ids_of_kind(self, *kinds: str) -> list[str]:
+        return [i for i, k in self.kinds.items() if k in kinds]
+
+    def resolve(self, name: str, *kinds: str) -> str | None:
+        """Id for ``name`` (an id or a registered alias) among ``kinds``, else None."""
+        key = name.strip().lower()
+        entry_id = key if key in self.kinds else self.aliases.get(key)
+        if entry_id is None or (kinds and self.kinds[entry_id] not in kinds):
+            return None
+        return entry_id

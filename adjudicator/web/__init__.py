@@ -1,0 +1,30 @@
+"""Web layer: thin blueprints over the catalogue, the database and the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, render_template
+
+from adjudicator.web.errors import error_json, register_error_handlers, wants_json
+
+
+def register(app: Flask) -> None:
+    from adjudicator.web import api_engine, api_rules, builder, pages, search_views
+    from adjudicator.web.context import register_context
+
+    register_error_handlers(app)
+    register_context(app)
+    for module in (pages, api_rules, api_engine, search_views, builder):
+        app.register_blueprint(module.bp)
+
+
+def register_broken_content(app: Flask, exc: Exception) -> None:
+    """Serve 503 naming the content problems instead of rules that failed validation."""
+
+    @app.before_request
+    def content_invalid() -> Any:
+        message = f"The rule content does not validate:\n{exc}"
+        if wants_json():
+            return error_json(503, "content_invalid", message)
+        return render_template("error.html", status=503, title="Content invalid", message=message), 503

@@ -1,0 +1,77 @@
+"""Rule pages: home, one list per kind, one page per entry (``/rules/<kind>/<id>``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, url_for
+from markupsafe import Markup, escape
+from sqlmodel import select
+
+from adjudicator.content.documents import KIND_LABELS
+from adjudicator.content.facts import describe
+from adjudicator.db import get_session
+from adjudicator.models import CrossRef, EntryRow
+
+bp = Blueprint("pages", __name__)
+
+
+def entry_link(entry_id: str) -> Markup | None:
+    entry = current_app.extensions["catalogue"].entries.get(entry_id)
+    if entry is None:
+        return None
+    url = url_for("pages.entry", kind=entry.kind, entry_id=entry.id)
+    return Markup(f'<a href="{escape(url)}">{escape(entry.meta.name)}</a>')
+
+
+@bp.get("/")
+def home() -> str:
+    counts = Counter(get_session().exec(select(EntryRow.kind)).all())
+    featured = ["line_of_sight", "range_and_dice", "retreat", "forest", "hill", "town", "armor", "artillery"]
+    entries = {row.id: row for row in get_session().exec(select(EntryRow).where(EntryRow.id.in_(featured))).all()}
+    return render_template(
+        "home.html", counts=counts, featured=[entries[i] for i in featured if i in entries]
+    )
+
+
+@bp.get("/rules/")
+def index() -> str:
+    rows = get_session().exec(select(EntryRow).order_by(EntryRow.name)).all()
+    by_kind: dict[str, list[EntryRow]] = {kind: [] for kind in KIND_LABELS}
+    for row in rows:
+        by_kind[row.kind].append(row)
+    return render_template("rules_index.html", by_kind=by_kind)
+
+
+@bp.get("/rules/<kind>/")
+def kind_list(kind: str) -> str:
+    if kind not in KIND_LABELS:
+        abort(404, description=f"There is no kind of rule called {kind!r}.")
+    rows = get_session().exec(select(EntryRow).where(EntryRow.kind == kind).order_by(EntryRow.name)).all()
+    return render_template("kind_list.html", kind=kind, rows=rows)
+
+
+@bp.get("/rules/<kind>/<entry_id>")
+def entry(kind: str, entry_id: str) -> Any:
+    session = get_session()
+    row = session.get(EntryRow, entry_id)
+    if row is None:
+        abort(404, description=f"No rule entry has the id {entry_id!r}.")
+    if row.kind != kind:  # permalinks stay valid if someone guesses the kind wrong
+        return redirect(url_for("pages.entry", kind=row.kind, entry_id=row.id), 301)
+    linked = session.exec(select(CrossRef).where(CrossRef.target_id == entry_id)).all()
+    see_also = list(dict.fromkeys([*row.see_also, *(c.source_id for c in linked if c.relation == "see_also")]))
+    variants = [c.source_id for c in linked if c.relation == "base"]
+    names = {
+        r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
+    }
+    base = session.get(EntryRow, row.base) if row.base else None
+    return render_template(
+        "entry.html",
+        row=row,
+        facts=describe(row.facts, entry_link),
+        see_also=[names[i] for i in see_also if i in names],
+        variants=[names[i] for i in variants if i in names],
+        base=base,
+    )

@@ -1,0 +1,155 @@
+"""The content model: every file validates, and a malformed one is reported clearly."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.content.loader import ContentError, content_dir, load_catalogue
+from adjudicator.engine.rulebook import HexRules, UnitRules
+
+FOREST = """---
+id: forest
+kind: terrain
+name: Forest
+summary: Blocks line of sight.
+expansion: base
+sources:
+  - document: Game help summary
+    section: Forests
+dice_reductions:
+  - dice: {infantry: 1, armor: 2}
+blocks_los: true
+---
+Body text.
+"""
+
+
+def write(root: Path, kind: str, name: str, text: str) -> Path:
+    path = (root if root.name == "content" else root / "content") / kind / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def problems_of(root: Path) -> list[str]:
+    with pytest.raises(ContentError) as info:
+        load_catalogue(root / "content")
+    return [str(p) for p in info.value.problems]
+
+
+def test_repository_content_validates(catalogue):
+    assert len(catalogue.entries) >= 16
+    assert isinstance(catalogue.entries["forest"].rules, HexRules)
+    assert isinstance(catalogue.entries["infantry"].rules, UnitRules)
+
+
+def test_minimal_entry_loads_with_typed_rules(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST)
+    forest = load_catalogue(tmp_path / "content").entries["forest"].rules
+    assert forest.dice_reductions[0].dice == {"infantry": 1, "armor": 2}
+    assert forest.blocks_los is True
+
+
+def test_wrong_field_type_names_file_and_field(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("blocks_los: true", "blocks_los: sometimes"))
+    [problem] = problems_of(tmp_path)
+    assert problem.startswith("content/terrain/forest.md: blocks_los: ")
+
+
+def test_unknown_field_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("blocks_los: true", "blocks_lose: true"))
+    assert any(p.startswith("content/terrain/forest.md: blocks_lose: ") for p in problems_of(tmp_path))
+
+
+def test_unknown_attacker_class_in_reduction_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("{infantry: 1, armor: 2}", "{infantry: 1, tanks: 2}"))
+    assert any("content/terrain/forest.md: dice_reductions.0.dice.tanks" in p for p in problems_of(tmp_path))
+
+
+def test_unknown_see_also_id_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("blocks_los: true", "blocks_los: true\nsee_also: [woodz]"))
+    assert "content/terrain/forest.md: see_also.0: unknown entry id 'woodz'" in problems_of(tmp_path)
+
+
+def test_missing_sources_and_bad_expansion_are_reported_together(tmp_path):
+    text = FOREST.replace("expansion: base", "expansion: basic")
+    text = text.replace("sources:\n  - document: Game help summary\n    section: Forests\n", "")
+    found = problems_of(tmp_path) if write(tmp_path, "terrain", "forest", text) else []
+    assert any(p.startswith("content/terrain/forest.md: expansion: ") for p in found)
+    assert any(p.startswith("content/terrain/forest.md: sources: ") for p in found)
+
+
+def test_unknown_document_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("Game help summary", "My notes"))
+    assert any(p.startswith("content/terrain/forest.md: sources.0.document: ") for p in problems_of(tmp_path))
+
+
+def test_missing_front_matter_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", "Just text.\n")
+    assert problems_of(tmp_path) == [
+        "content/terrain/forest.md: (file): must start with YAML front matter between '---' lines"
+    ]
+
+
+def test_invalid_yaml_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("name: Forest", "name: [Forest"))
+    [problem] = problems_of(tmp_path)
+    assert problem.startswith("content/terrain/forest.md: (front matter): invalid YAML")
+
+
+def test_file_name_must_match_id(tmp_path):
+    write(tmp_path, "terrain", "woods", FOREST)
+    assert "content/terrain/woods.md: id: is 'forest' but the file is named woods.md" in problems_of(tmp_path)
+
+
+def test_folder_must_match_kind(tmp_path):
+    write(tmp_path, "unit", "forest", FOREST)
+    assert "content/unit/forest.md: kind: is 'terrain' but the file is in unit/" in problems_of(tmp_path)
+
+
+def test_duplicate_alias_is_reported(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("name: Forest", "name: Forest\naliases: [woods]"))
+    write(tmp_path, "terrain", "jungle", FOREST.replace("id: forest", "id: jungle")
+          .replace("name: Forest", "name: Jungle\naliases: [woods]"))
+    assert any("'woods' is also a name or alias of" in p for p in problems_of(tmp_path))
+
+
+def test_unknown_body_link_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("Body text.", "See [[hedge]]."))
+    assert "content/terrain/forest.md: (body): link [[hedge]] names no entry" in problems_of(tmp_path)
+
+
+def test_base_entry_supplies_numbers_the_variant_does_not_restate(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST)
+    write(tmp_path, "terrain", "winter_forest", FOREST.replace("id: forest", "id: winter_forest")
+          .replace("name: Forest", "name: Winter Forest\nbase: forest")
+          .replace("dice_reductions:\n  - dice: {infantry: 1, armor: 2}\nblocks_los: true\n", ""))
+    catalogue = load_catalogue(tmp_path / "content")
+    assert catalogue.entries["winter_forest"].rules == catalogue.entries["forest"].rules
+
+
+def test_unknown_base_is_an_error(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("name: Forest", "name: Forest\nbase: woods"))
+    assert "content/terrain/forest.md: base: unknown entry 'woods'" in problems_of(tmp_path)
+
+
+def test_content_check_command_reports_problems(tmp_path):
+    from adjudicator import create_app
+
+    shutil.copytree(content_dir(), tmp_path / "content")
+    write(tmp_path / "content", "terrain", "forest", FOREST.replace("blocks_los: true", "blocks_los: 7"))
+    app = create_app({"TESTING": True, "CONTENT_DIR": str(tmp_path / "content"),
+                      "INSTANCE_PATH": str(tmp_path / "instance")})
+    result = app.test_cli_runner().invoke(args=["content", "check"])
+    assert result.exit_code == 1
+    assert "content/terrain/forest.md: blocks_los: " in result.output
+    assert app.test_client().get("/rules/").status_code == 503
+
+
+def test_content_check_command_passes_on_repository_content(app):
+    result = app.test_cli_runner().invoke(args=["content", "check"])
+    assert result.exit_code == 0, result.output
+    assert "content OK" in result.output
