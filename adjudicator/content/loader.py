@@ -157,6 +157,7 @@ class Catalogue:
             kinds={i: e.kind for i, e in self.entries.items()},
             rules={i: e.rules for i, e in self.entries.items()},
             aliases=aliases,
+            bases={i: e.meta.base for i, e in self.entries.items() if e.meta.base},
         )
 
 

@@ -321,6 +321,7 @@ class Rulebook:
     kinds: dict[str, str]
     rules: dict[str, object]
     aliases: dict[str, str] = field(default_factory=dict)  # alias (editor name etc.) -> id
+    bases: dict[str, str] = field(default_factory=dict)  # id -> id of the entry it behaves like
 
     def of(self, entry_id: str) -> object:
         return self.rules[entry_id]

@@ -1,0 +1,282 @@
+"""The situation document (``shared/spec/api.md``) parsed into frozen, validated objects.
+
+Parsing is strict: every problem raises ``IllegalSituation`` naming the field (``units[1].row``),
+so the API can answer 400 with a message the user can act on, and the engine itself only ever
+sees boards that could exist on a table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.geometry import BOARDS, Board, Hex
+from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook, UnitRules
+
+SIDES = ("allies", "axis")
+NATIONS = (
+    "us", "british", "german", "italian", "japanese", "soviet", "french", "french_resistance",
+    "finnish", "polish",
+)
+MAX_UNITS = 200
+MAX_HEXES = 1400  # an Overlord board has 1,323 hexes
+MAX_FIGURES = 6  # no unit in the game starts with more than 4; leave room for house rules
+MAX_MOVED = 12
+MAX_ID_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class HexState:
+    """What stands on a hex besides a unit. ``terrain`` None means plain countryside."""
+
+    terrain: str | None = None
+    obstacle: str | None = None
+    owner: str | None = None  # original owner side of a bunker or sea wall, when given
+
+    def features(self) -> tuple[str, ...]:
+        return tuple(f for f in (self.terrain, self.obstacle) if f)
+
+
+COUNTRYSIDE = HexState()
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    type: str  # the unit type as given (resolved alias), e.g. "armor"
+    profile: str  # the unit entry whose numbers apply, e.g. "tank_destroyer" for badged armor
+    hex: Hex
+    figures: int
+    start_figures: int
+    badges: tuple[str, ...] = ()
+    nation: str | None = None
+    moved: int = 0
+
+    @property
+    def weakened(self) -> bool:
+        return self.figures < self.start_figures
+
+    @property
+    def full_strength(self) -> bool:
+        return self.figures >= self.start_figures
+
+
+@dataclass(frozen=True)
+class Situation:
+    board: Board
+    bottom_side: str
+    rules_in_effect: frozenset[str]
+    hexes: Mapping[Hex, HexState]
+    units: tuple[Unit, ...]
+    _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
+    _by_hex: Mapping[Hex, Unit] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {u.id: u for u in self.units})
+        object.__setattr__(self, "_by_hex", {u.hex: u for u in self.units})
+
+    def unit(self, unit_id: str, field_name: str = "unit") -> Unit:
+        try:
+            return self._by_id[unit_id]
+        except (KeyError, TypeError):
+            raise IllegalSituation(field_name, f"no unit with id {unit_id!r} in the situation") from None
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        return self._by_hex.get(h)
+
+    def hex_state(self, h: Hex) -> HexState:
+        return self.hexes.get(h, COUNTRYSIDE)
+
+    def is_bottom(self, side: str) -> bool:
+        return side == self.bottom_side
+
+    def rule(self, rule_id: str) -> bool:
+        return rule_id in self.rules_in_effect
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalSituation(where, f"must be a whole number, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise IllegalSituation(where, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def _str(value: Any, where: str, max_length: int = 60) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise IllegalSituation(where, "must be a non-empty string")
+    if len(value) > max_length:
+        raise IllegalSituation(where, f"must be at most {max_length} characters")
+    return value.strip()
+
+
+def _list(value: Any, where: str, max_items: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise IllegalSituation(where, "must be a list")
+    if len(value) > max_items:
+        raise IllegalSituation(where, f"has {len(value)} items; at most {max_items} are allowed")
+    return value
+
+
+def parse_hex(value: Any, where: str, board: Board) -> Hex:
+    """A ``{"row", "col"}`` object that must lie on ``board``."""
+    if not isinstance(value, Mapping):
+        raise IllegalSituation(where, 'must be an object like {"row": 4, "col": 10}')
+    for key in ("row", "col"):
+        if key not in value:
+            raise IllegalSituation(f"{where}.{key}", "is required")
+    h = Hex(_int(value["row"], f"{where}.row", -10_000, 10_000), _int(value["col"], f"{where}.col", -10_000, 10_000))
+    if not board.contains(h):
+        parity = "" if (h.row + h.col) % 2 == 0 else " (row + col must be even)"
+        raise IllegalSituation(where, f"({h.row}, {h.col}) is not on the {board.kind} board{parity}")
+    return h
+
+
+def situation_rule_ids(rulebook: Rulebook) -> dict[str, str]:
+    """Situation ``rules`` ids the content defines -> entry id."""
+    ids: dict[str, str] = {}
+    for entry_id, rules in rulebook.rules.items():
+        situation_id = getattr(rules, "situation_id", None)
+        if situation_id:
+            ids[situation_id] = entry_id
+    return ids
+
+
+def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...], nation: str | None) -> str:
+    """The unit entry whose numbers apply: a badge or nation can turn a base unit into a special
+    one (armor + tank destroyer badge -> tank_destroyer; infantry of the French Resistance)."""
+    for badge in badges:
+        rules = rulebook.rules.get(badge)
+        target = getattr(rules, "turns_into", None)
+        if target and (rulebook.bases.get(target) in (unit_type, None) or target == unit_type):
+            return target
+    if nation:
+        for entry_id in rulebook.ids_of_kind("unit"):
+            unit_rules = rulebook.rules[entry_id]
+            if getattr(unit_rules, "nation", None) == nation and rulebook.bases.get(entry_id) == unit_type:
+                return entry_id
+    return unit_type
+
+
+def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
+    """Validate a situation document against the rulebook; raise IllegalSituation on any problem."""
+    if not isinstance(doc, Mapping):
+        raise IllegalSituation("(body)", "the situation must be a JSON object")
+    board_name = doc.get("board", "standard")
+    if board_name not in BOARDS:
+        raise IllegalSituation("board", f"must be one of {', '.join(BOARDS)}, got {board_name!r}")
+    board = BOARDS[board_name]
+    bottom_side = doc.get("bottom_side", "allies")
+    if bottom_side not in SIDES:
+        raise IllegalSituation("bottom_side", f"must be 'allies' or 'axis', got {bottom_side!r}")
+
+    known_rules = situation_rule_ids(rulebook)
+    rules_in_effect: set[str] = set()
+    for i, rule in enumerate(_list(doc.get("rules", []), "rules", 50)):
+        name = _str(rule, f"rules[{i}]")
+        if name not in known_rules:
+            raise IllegalSituation(f"rules[{i}]", f"unknown rule {name!r}; known: {', '.join(sorted(known_rules))}")
+        rules_in_effect.add(name)
+
+    hexes: dict[Hex, HexState] = {}
+    for i, item in enumerate(_list(doc.get("hexes", []), "hexes", MAX_HEXES)):
+        where = f"hexes[{i}]"
+        h = parse_hex(item, where, board)
+        if h in hexes:
+            raise IllegalSituation(where, f"hex ({h.row}, {h.col}) is listed twice")
+        hexes[h] = _parse_hex_state(item, where, rulebook)
+
+    if "units" not in doc:
+        raise IllegalSituation("units", "is required")
+    units: list[Unit] = []
+    seen_ids: set[str] = set()
+    occupied: dict[Hex, str] = {}
+    for i, item in enumerate(_list(doc["units"], "units", MAX_UNITS)):
+        unit = _parse_unit(item, f"units[{i}]", board, rulebook)
+        if unit.id in seen_ids:
+            raise IllegalSituation(f"units[{i}].id", f"duplicate unit id {unit.id!r}")
+        if unit.hex in occupied:
+            raise IllegalSituation(
+                f"units[{i}]", f"hex ({unit.hex.row}, {unit.hex.col}) already holds unit {occupied[unit.hex]!r}"
+            )
+        state = hexes.get(unit.hex, COUNTRYSIDE)
+        unit_class = rulebook.unit(unit.profile).unit_class
+        for feature in state.features():
+            if unit_class in rulebook.hex_rules(feature).impassable and not _bridged(state, rulebook):
+                raise IllegalSituation(
+                    f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}"
+                )
+        seen_ids.add(unit.id)
+        occupied[unit.hex] = unit.id
+        units.append(unit)
+    return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units))
+
+
+def _bridged(state: HexState, rulebook: Rulebook) -> bool:
+    return any(rulebook.hex_rules(f).is_bridge for f in state.features())
+
+
+def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) -> HexState:
+    terrain = obstacle = owner = None
+    if item.get("terrain") is not None:
+        name = _str(item["terrain"], f"{where}.terrain")
+        terrain = rulebook.resolve(name, "terrain")
+        if terrain is None:
+            raise IllegalSituation(f"{where}.terrain", f"unknown terrain {name!r}")
+    if item.get("obstacle") is not None:
+        name = _str(item["obstacle"], f"{where}.obstacle")
+        obstacle = rulebook.resolve(name, "obstacle", "marker")
+        if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
+            raise IllegalSituation(f"{where}.obstacle", f"unknown obstacle {name!r}")
+        if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
+            raise IllegalSituation(f"{where}.obstacle", f"{rulebook.names[obstacle]} is placed on units, not hexes")
+    if item.get("owner") is not None:
+        owner = item["owner"]
+        if owner not in SIDES:
+            raise IllegalSituation(f"{where}.owner", f"must be 'allies' or 'axis', got {owner!r}")
+    return HexState(terrain, obstacle, owner)
+
+
+def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
+    if not isinstance(item, Mapping):
+        raise IllegalSituation(where, "must be an object")
+    for key in ("id", "side", "type", "row", "col", "figures"):
+        if key not in item:
+            raise IllegalSituation(f"{where}.{key}", "is required")
+    unit_id = _str(item["id"], f"{where}.id", MAX_ID_LENGTH)
+    side = item["side"]
+    if side not in SIDES:
+        raise IllegalSituation(f"{where}.side", f"must be 'allies' or 'axis', got {side!r}")
+    type_name = _str(item["type"], f"{where}.type")
+    unit_type = rulebook.resolve(type_name, "unit")
+    if unit_type is None:
+        raise IllegalSituation(f"{where}.type", f"unknown unit type {type_name!r}")
+    h = parse_hex(item, where, board)
+
+    nation = item.get("nation")
+    if nation is not None and nation not in NATIONS:
+        raise IllegalSituation(f"{where}.nation", f"must be one of {', '.join(NATIONS)}, got {nation!r}")
+    badges: list[str] = []
+    for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):
+        name = _str(badge, f"{where}.badges[{j}]")
+        badge_id = rulebook.resolve(name, "badge", "marker")
+        if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
+            raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
+        if badge_id in badges:
+            raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
+        badges.append(badge_id)
+
+    profile = resolve_profile(rulebook, unit_type, tuple(badges), nation)
+    rules = rulebook.rules[profile]
+    assert isinstance(rules, UnitRules)
+    default_start = rules.figures_by_nation.get(nation or "", rules.figures)
+    start = default_start
+    if item.get("start_figures") is not None:
+        start = _int(item["start_figures"], f"{where}.start_figures", 1, MAX_FIGURES)
+    figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
+    if figures > start:
+        raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
+    moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved)
