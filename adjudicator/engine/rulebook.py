@@ -340,9 +340,19 @@ class Rulebook:
         return [i for i, k in self.kinds.items() if k in kinds]
 
     def resolve(self, name: str, *kinds: str) -> str | None:
-        """Id for ``name`` (an id or a registered alias) among ``kinds``, else None."""
+        """Id for ``name`` (an id, a name or an alias, with ``_`` and spaces interchangeable)
+        among ``kinds``, else None."""
         key = name.strip().lower()
-        entry_id = key if key in self.kinds else self.aliases.get(key)
-        if entry_id is None or (kinds and self.kinds[entry_id] not in kinds):
-            return None
-        return entry_id
+        for candidate in dict.fromkeys((key, key.replace("_", " "), key.replace(" ", "_"))):
+            entry_id = candidate if candidate in self.kinds else self.aliases.get(candidate)
+            if entry_id is not None and (not kinds or self.kinds[entry_id] in kinds):
+                return entry_id
+        return None
+
+    def badge_for_unit(self, unit_id: str) -> str | None:
+        """The badge whose ``turns_into`` is ``unit_id`` (the badge "tank_destroyer" of a
+        situation is the badge that makes a unit a Tank Destroyer)."""
+        for entry_id, rules in self.rules.items():
+            if self.kinds[entry_id] == "badge" and getattr(rules, "turns_into", None) == unit_id:
+                return entry_id
+        return None

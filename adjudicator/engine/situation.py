@@ -262,6 +262,8 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):
         name = _str(badge, f"{where}.badges[{j}]")
         badge_id = rulebook.resolve(name, "badge", "marker")
+        if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:
+            badge_id = rulebook.badge_for_unit(unit_named)
         if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
             raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
         if badge_id in badges:
