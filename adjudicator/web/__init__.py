@@ -10,12 +10,12 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 
 
 def register(app: Flask) -> None:
-    from adjudicator.web import api_engine, api_rules, builder, pages, search_views
+    from adjudicator.web import api_engine, api_outcomes, api_rules, builder, pages, search_views
     from adjudicator.web.context import register_context
 
     register_error_handlers(app)
     register_context(app)
-    for module in (pages, api_rules, api_engine, search_views, builder):
+    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder):
         app.register_blueprint(module.bp)
 
 

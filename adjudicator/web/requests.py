@@ -1,0 +1,71 @@
+"""Reading API request bodies safely: JSON objects only, size- and depth-limited, parsed into a
+``Situation`` with every problem turned into a 4xx naming the field."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, request
+
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import Situation, parse_situation
+from adjudicator.web.errors import ApiError
+
+MAX_DEPTH = 8
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or an ApiError (415 wrong type, 413 too big, 400 malformed)."""
+    if not request.mimetype or request.mimetype != "application/json":
+        raise ApiError("send the situation as JSON with Content-Type: application/json",
+                       field="(body)", status=415, code="unsupported_media_type")
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024
+    if request.content_length is not None and request.content_length > limit:
+        raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(f"the body is not valid JSON: {exc}", field="(body)", code="invalid_json") from None
+    if not isinstance(data, dict):
+        raise ApiError("the body must be a JSON object", field="(body)", code="invalid_json")
+    if _depth(data) > MAX_DEPTH:
+        raise ApiError(f"the JSON is nested more than {MAX_DEPTH} levels deep", field="(body)", code="too_deep")
+    return data
+
+
+def rulebook() -> Rulebook:
+    return current_app.extensions["rulebook"]
+
+
+def situation_from(data: dict[str, Any]) -> Situation:
+    try:
+        return parse_situation(data, rulebook())
+    except IllegalSituation as exc:
+        raise ApiError(exc.message, field=exc.field, code="invalid_situation") from None
+
+
+def unit_id_field(data: dict[str, Any], name: str, situation: Situation) -> str:
+    """A required field naming a unit of the situation."""
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        raise ApiError(f"give the id of a unit in `{name}`", field=name)
+    try:
+        situation.unit(value, name)
+    except IllegalSituation as exc:
+        raise ApiError(exc.message, field=exc.field, code="unknown_unit") from None
+    return value
