@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, render_template
+from flask_compress import Compress
 
 from adjudicator.web.errors import error_json, register_error_handlers, wants_json
 
@@ -12,15 +13,24 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 def register(app: Flask) -> None:
     from adjudicator.web import api_engine, api_outcomes, api_rules, builder, pages, search_views
     from adjudicator.web.context import register_context
+    from adjudicator.web.security import register_security
 
     register_error_handlers(app)
     register_context(app)
+    register_security(app)
+    Compress(app)
     for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder):
         app.register_blueprint(module.bp)
 
 
 def register_broken_content(app: Flask, exc: Exception) -> None:
     """Serve 503 naming the content problems instead of rules that failed validation."""
+
+    from adjudicator.web.context import register_context
+    from adjudicator.web.security import register_security
+
+    register_context(app)
+    register_security(app)
 
     @app.before_request
     def content_invalid() -> Any:
