@@ -29,6 +29,9 @@ ReductionCondition = Literal[
     "on_countryside_or_beach",  # obstacle counts only on countryside or beach (sandbags)
     "target_japanese",  # target unit is Japanese (caves)
     "attacker_not_in_same_terrain",  # attacker is not itself in this terrain (wadis)
+    # attacker's hex is not part of the target's contiguous same-height group of this hex's
+    # ``plateau`` (mountains, caves: "from below or not on the same range")
+    "not_same_plateau",
 ]
 
 
@@ -117,6 +120,13 @@ class HexRules:
     take_ground_limits: tuple[TakeGroundLimit, ...] = ()
     no_overrun: tuple[UnitClass, ...] = ()
     removed_when_occupant_leaves: bool = False  # sandbags
+    # movement details stated by the terrain rules (added with the terrain catalogue)
+    road_move_bonus: int = 0  # roads: extra hexes for a move that starts, stays and ends on them
+    climb_cost: int | None = None  # steep hills: hexes a move up onto it from lower ground counts
+    must_stop_climbing: tuple[UnitClass, ...] = ()  # ergs & ridges: stop when moving up onto it
+    beach_climb_cost: int | None = None  # cliffs, sea bluffs: hexes a move to/from a beach counts
+    beach_climb_forbidden: tuple[UnitClass, ...] = ()  # may not move between it and a beach
+    no_entry_from: tuple[str, ...] = ()  # piers: may not be entered from these terrain ids
 
 
 @dataclass(frozen=True)
