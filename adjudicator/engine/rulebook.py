@@ -127,6 +127,8 @@ class HexRules:
     beach_climb_cost: int | None = None  # cliffs, sea bluffs: hexes a move to/from a beach counts
     beach_climb_forbidden: tuple[UnitClass, ...] = ()  # may not move between it and a beach
     no_entry_from: tuple[str, ...] = ()  # piers: may not be entered from these terrain ids
+    # retreat details (added with the retreat engine)
+    retreat_sets_off: bool | None = None  # False: a retreat onto or through it sets nothing off (minefields)
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,8 @@ class UnitRules:
     resupply_requires_rule: str | None = None
     resupplyable: bool = True
     ground_unit: bool = True
+    # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
+    flags: tuple[FlagRule, ...] = ()
 
 
 @dataclass(frozen=True)
