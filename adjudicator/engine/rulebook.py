@@ -173,6 +173,9 @@ class UnitRules:
     resupply_requires_rule: str | None = None
     resupplyable: bool = True
     ground_unit: bool = True
+    # False when no source gives this unit's numbers (landing craft, airplanes, patrol cars): the
+    # required fields then hold placeholders and the engine must refuse to compute with them.
+    rules_documented: bool = True
     # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
     flags: tuple[FlagRule, ...] = ()
 
