@@ -1,0 +1,124 @@
+"""What may follow a battle roll, for the ``/api/v1/battle`` answer: the flags the target may
+ignore, its retreat, take ground and armor overrun, and the exact chance the target is gone once
+hits *and* blocked retreats are counted.
+
+This module only joins the battle ruling (``engine.battle``) to the outcome engine
+(``engine.flags.flags_ignorable``, ``engine.retreat.retreat_options``,
+``engine.advance.advance_after_close_assault``); every rule it reports is computed and cited
+there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from adjudicator.engine.advance import AdvanceResult, advance_after_close_assault
+from adjudicator.engine.battle import BattleRuling, battle_rule
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.flags import FlagAllowance, flags_ignorable
+from adjudicator.engine.odds import joint
+from adjudicator.engine.reasons import Reason
+from adjudicator.engine.retreat import RetreatResult, retreat_options
+from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import Situation
+
+RETREAT_RULE = "retreat"
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    allowance: FlagAllowance
+    flags_ignored: int  # most flags the target may ignore, capped by the dice rolled
+    retreat: RetreatResult | None  # for one flag not ignored; None when it cannot be computed
+    retreat_problem: Reason | None
+    fewest_lost_by_flags: tuple[int, ...]  # figures lost retreating from k flags, k = 0..dice
+    advance: AdvanceResult | None
+    eliminate_after_retreat: Fraction | None
+    notes: tuple[Reason, ...] = ()
+
+
+def battle_aftermath(
+    situation: Situation, rulebook: Rulebook, ruling: BattleRuling, card: str | None = None,
+    combat_card: str | None = None,
+) -> Aftermath:
+    """Flags, retreat and advance for ``ruling``. The command ``card`` matters to flags (Air Power
+    and Barrage forbid ignoring them); a ``combat_card`` is passed on as played on the target
+    (Bitter Resistance), since a card played by the attacker carries no flag permission."""
+    target = ruling.target
+    allowance = flags_ignorable(situation, rulebook, target.id, card=card, combat_card=combat_card)
+    dice = ruling.dice if ruling.legal else 0
+    # "all flags" is reported as every flag the roll can show: one per die
+    flags_ignored = dice if allowance.may_ignore is None else allowance.may_ignore
+
+    retreat: RetreatResult | None = None
+    problem: Reason | None = None
+    lost: list[int] = [0]
+    try:
+        retreat = retreat_options(situation, rulebook, target.id, 1, card=card, combat_card=combat_card)
+        for flags in range(1, dice + 1):
+            lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
+                                        combat_card=combat_card).min_figures_lost)
+    except IllegalSituation as exc:
+        problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
+        lost = []
+
+    advance: AdvanceResult | None = None
+    notes: list[Reason] = []
+    if ruling.legal:
+        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id)
+    else:
+        notes.append(Reason(battle_rule(rulebook), "The battle cannot be made, so there is no ground to take and "
+                                                   "no overrun"))
+
+    eliminate: Fraction | None = None
+    if ruling.odds is not None and lost:
+        odds = ruling.odds
+        eliminate = Fraction(0)
+        for (hits, flags), chance in joint(odds.dice, odds.hit_chance, odds.flag_chance).items():
+            if hits >= target.figures or lost[flags] >= target.figures - hits:
+                eliminate += chance
+        notes.append(Reason(RETREAT_RULE, "The chance to eliminate after retreat counts hits, then the figures a "
+                                          "blocked retreat costs when the target's owner retreats to lose the "
+                                          "fewest; dice rolled when retreating onto a hazard are not included"))
+    return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
+
+
+def _exact(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def aftermath_json(after: Aftermath) -> dict[str, Any]:
+    """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
+    retreat: dict[str, Any]
+    if after.retreat is not None:
+        r = after.retreat
+        retreat = {
+            "per_flag": r.per_flag,
+            "per_flag_min": r.per_flag_min,
+            "flags": 1,
+            "options": [o.to_dict() for o in r.options],
+            "options_total": r.options_total,
+            "min_figures_lost": r.min_figures_lost,
+            "eliminated": r.eliminated,
+            "fewest_figures_lost_by_flags": list(after.fewest_lost_by_flags),
+            "breakdown": [x.to_dict() for x in r.breakdown],
+        }
+    else:
+        retreat = {"per_flag": None, "options": [], "problem": after.retreat_problem.to_dict()
+                   if after.retreat_problem else None}
+    out: dict[str, Any] = {
+        "flags_ignored": after.flags_ignored,
+        "flag_allowance": after.allowance.to_dict(),
+        "retreat": retreat,
+        "take_ground": bool(after.advance and after.advance.take_ground),
+        "overrun": bool(after.advance and after.advance.overrun),
+    }
+    if after.advance is not None:
+        out["take_ground_reasons"] = [x.to_dict() for x in after.advance.take_ground_reasons]
+        out["overrun_reasons"] = [x.to_dict() for x in after.advance.overrun_reasons]
+    if after.eliminate_after_retreat is not None:
+        out["eliminate_after_retreat"] = round(float(after.eliminate_after_retreat), 4)
+        out["eliminate_after_retreat_exact"] = _exact(after.eliminate_after_retreat)
+    out["aftermath_notes"] = [n.to_dict() for n in after.notes]
+    return out

@@ -1,0 +1,122 @@
+"""Which die faces score a hit on a target (content ``range_and_dice``; Game help summary,
+Resolving battles; Winter Wars rulebook, Reduced Visibility and New Troops).
+
+The faces and how many of the six each covers come from the ``die_faces`` field of the core
+entry ``range_and_dice``: nothing about the die is typed here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.engine.reasons import Reason
+from adjudicator.engine.rulebook import CardRules, CoreRules, Rulebook, SpecialRuleRules, UnitRules
+from adjudicator.engine.situation import Situation, Unit, situation_rule_ids
+
+DICE_RULE = "range_and_dice"
+"""The core entry that defines the battle die (``die_faces``)."""
+ALWAYS_HITS = "grenade"
+STAR = "star"
+FLAG = "flag"
+
+
+def die_faces(rulebook: Rulebook) -> dict[str, int]:
+    """Face name -> how many of the die's sides show it, from ``range_and_dice``."""
+    rules = rulebook.rules.get(DICE_RULE)
+    if not isinstance(rules, CoreRules) or not rules.die_faces:
+        raise LookupError(f"the core entry {DICE_RULE!r} must define die_faces")
+    return dict(rules.die_faces)
+
+
+@dataclass(frozen=True)
+class HitSymbols:
+    symbols: tuple[str, ...]  # in the die's face order
+    reasons: tuple[Reason, ...]
+
+
+def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tuple[str, SpecialRuleRules]]:
+    """(entry id, rules) of the special rules the situation's ``rules`` list switches on."""
+    ids = situation_rule_ids(rulebook)
+    out: list[tuple[str, SpecialRuleRules]] = []
+    for situation_id in sorted(situation.rules_in_effect):
+        entry_id = ids.get(situation_id)
+        rules = rulebook.rules.get(entry_id) if entry_id else None
+        if entry_id and isinstance(rules, SpecialRuleRules):
+            out.append((entry_id, rules))
+    return out
+
+
+def hit_symbols(
+    situation: Situation,
+    rulebook: Rulebook,
+    attacker: Unit,
+    target: Unit,
+    close_assault: bool,
+    card: str | None = None,
+) -> HitSymbols:
+    """The faces that score a hit when ``attacker`` battles ``target``, each with its reason.
+
+    - the target's own symbol (``targeted_as``: infantry, armor; artillery has none on the die),
+      except beyond close-assault range under a special rule with
+      ``matching_symbols_close_assault_only`` (Reduced Visibility);
+    - grenades, always;
+    - stars, when the attacker's ``star_hits`` cover the target (respecting ``when: unmoved``),
+      when the target's ``stars_hit_it_from`` names the attacker's class, or when the command card
+      says ``stars_hit``. Star hits survive Reduced Visibility (Winter Wars rulebook)."""
+    faces = die_faces(rulebook)
+    attacker_rules = rulebook.unit(attacker.profile)
+    target_rules = rulebook.unit(target.profile)
+    target_name = rulebook.names[target.profile]
+    hits: set[str] = set()
+    reasons: list[Reason] = []
+
+    symbol = target_rules.targeted_as
+    if symbol in faces:
+        blinding = [(i, r) for i, r in special_rules_in_effect(situation, rulebook)
+                    if r.matching_symbols_close_assault_only]
+        if blinding and not close_assault:
+            rule_id = blinding[0][0]
+            reasons.append(Reason(rule_id, f"{rulebook.names[rule_id]}: {symbol} symbols score hits only in close "
+                                           f"assault, and this battle is not one"))
+        else:
+            hits.add(symbol)
+            reasons.append(Reason(target.profile, f"{target_name} is hit by {symbol} symbols"))
+    else:
+        reasons.append(Reason(target.profile, f"{target_name} is targeted as {symbol}: no die face shows that "
+                                              "symbol, so only other faces can hit it"))
+
+    if ALWAYS_HITS in faces:
+        hits.add(ALWAYS_HITS)
+        reasons.append(Reason(DICE_RULE, f"A {ALWAYS_HITS} scores a hit on any unit"))
+
+    if STAR in faces:
+        star = _star_reason(rulebook, attacker, attacker_rules, target, target_rules, card)
+        if star is not None:
+            hits.add(STAR)
+            reasons.append(star)
+    return HitSymbols(tuple(face for face in faces if face in hits), tuple(reasons))
+
+
+def _star_reason(
+    rulebook: Rulebook, attacker: Unit, attacker_rules: UnitRules, target: Unit, target_rules: UnitRules,
+    card: str | None,
+) -> Reason | None:
+    """Why stars hit this target, or None. "Armor or vehicle" targets are matched on the target's
+    family (``unit_class``) as well as on what it is targeted as, so a truck counts as a vehicle."""
+    target_classes = {target_rules.unit_class, target_rules.targeted_as}
+    attacker_name = rulebook.names[attacker.profile]
+    for star_hit in attacker_rules.star_hits:
+        if not target_classes & set(star_hit.targets):
+            continue
+        if star_hit.when == "unmoved" and attacker.moved > 0:
+            continue
+        condition = " because it did not move this turn" if star_hit.when == "unmoved" else ""
+        return Reason(attacker.profile, f"{attacker_name}'s stars score hits on "
+                                        f"{'/'.join(star_hit.targets)} targets{condition}")
+    if attacker_rules.unit_class in target_rules.stars_hit_it_from:
+        return Reason(target.profile, f"Stars rolled by {attacker_rules.unit_class} attackers score hits on "
+                                      f"{rulebook.names[target.profile]}")
+    if card is not None:
+        card_rules = rulebook.rules.get(card)
+        if isinstance(card_rules, CardRules) and card_rules.stars_hit:
+            return Reason(card, f"{rulebook.names[card]}: stars score hits")
+    return None

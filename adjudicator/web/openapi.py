@@ -1,0 +1,362 @@
+"""The OpenAPI 3 document of the JSON API (shared/spec/api.md), served at
+``GET /api/v1/openapi.json``.
+
+Request schemas are as strict as the server: required fields, types, enums of the content ids
+the rulebook knows, and the same numeric and length limits the parsers enforce (imported from
+them, not retyped), so a generated request that the schema allows is one the server accepts
+unless it breaks a rule no schema can state (two units on one hex, a hex off the board). Names
+and aliases are also accepted where an id is; the enums list the canonical ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
+from adjudicator.engine.situation import (
+    MAX_FIGURES,
+    MAX_HEXES,
+    MAX_ID_LENGTH,
+    MAX_MOVED,
+    MAX_UNITS,
+    NATIONS,
+    SIDES,
+    situation_rule_ids,
+)
+
+MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
+MAX_COL = max(b.max_col for b in BOARDS.values())
+MAX_NAME = 60  # situation parser: names of terrain, types, rules, badges
+MAX_RULES = 50
+MAX_BADGES = 10
+MAX_FLAGS = 12  # api_outcomes: flags accepted by /retreat
+SEARCH_LIMIT_MAX = 50
+CARD_MAX = 80
+
+NULLABLE = {"nullable": True}
+
+
+def _ids(rulebook: Rulebook, *kinds: str) -> list[str]:
+    return sorted(rulebook.ids_of_kind(*kinds))
+
+
+def _enum(values: list[str], description: str, nullable: bool = False) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string", "description": description}
+    if values:
+        schema["enum"] = [*values, None] if nullable else values
+    else:
+        schema["minLength"] = 1
+    if nullable:
+        schema.update(NULLABLE)
+    return schema
+
+
+def _hex_request() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["row", "col"],
+        "properties": {
+            "row": {"type": "integer", "minimum": 0, "maximum": MAX_ROW, "description": "0 at the top edge"},
+            "col": {"type": "integer", "minimum": 0, "maximum": MAX_COL,
+                    "description": "doubled column: row + col is even"},
+        },
+    }
+
+
+def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
+    """The situation document every engine endpoint takes."""
+    def placed(entry_id: str, default: str) -> str:
+        return getattr(rulebook.rules[entry_id], "placed_on", default)
+
+    hex_features = [i for i in _ids(rulebook, "obstacle", "marker")
+                    if isinstance(rulebook.rules[i], HexRules) and placed(i, "hex") == "hex"]
+    badge_ids = [i for i in _ids(rulebook, "badge", "marker")
+                 if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
+    badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    return {
+        "type": "object",
+        "required": ["units"],
+        "properties": {
+            "board": {"type": "string", "enum": list(BOARDS), "default": "standard"},
+            "bottom_side": {"type": "string", "enum": list(SIDES), "default": "allies"},
+            "rules": {"type": "array", "maxItems": MAX_RULES,
+                      "items": {**name, "enum": sorted(situation_rule_ids(rulebook))} if situation_rule_ids(rulebook)
+                      else name},
+            "hexes": {
+                "type": "array", "maxItems": MAX_HEXES,
+                "items": {
+                    "type": "object", "required": ["row", "col"],
+                    "properties": {
+                        **_hex_request()["properties"],
+                        "terrain": _enum(_ids(rulebook, "terrain"), "terrain id (or name, alias)", nullable=True),
+                        "obstacle": _enum(hex_features, "obstacle or hex marker id", nullable=True),
+                        "owner": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
+                                  "description": "original owner of a bunker or sea wall"},
+                    },
+                },
+            },
+            "units": {
+                "type": "array", "maxItems": MAX_UNITS,
+                "items": {
+                    "type": "object",
+                    "required": ["id", "side", "type", "row", "col", "figures"],
+                    "properties": {
+                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"\S"},
+                        "side": {"type": "string", "enum": list(SIDES)},
+                        "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
+                        **_hex_request()["properties"],
+                        "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES},
+                        "start_figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, **NULLABLE},
+                        "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True,
+                                   "items": _enum(badge_ids + badge_units, "badge or unit marker id")},
+                        "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
+                        "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
+                    },
+                },
+            },
+        },
+    }
+
+
+def _with(base: dict[str, Any], required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    return {**base, "required": [*base["required"], *required],
+            "properties": {**base["properties"], **properties}}
+
+
+REASON = {
+    "type": "object", "required": ["rule", "text"],
+    "properties": {"rule": {"type": "string"}, "text": {"type": "string"}, "dice": {"type": "integer"}},
+}
+HEX = {"type": "object", "required": ["row", "col"],
+       "properties": {"row": {"type": "integer"}, "col": {"type": "integer"}, "label": {"type": "string"},
+                      "on_board": {"type": "boolean"}}}
+ERROR = {
+    "type": "object", "required": ["error"],
+    "properties": {"error": {
+        "type": "object", "required": ["code", "message", "field"],
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"},
+                       "field": {"type": "string", **NULLABLE}},
+    }},
+}
+NUMBERS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}}
+EXACTS = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
+
+BLOCKER = {
+    "type": "object", "required": ["row", "col", "reason", "rule", "via"],
+    "properties": {**HEX["properties"], "reason": {"type": "string"}, "rule": {"type": "string"},
+                   "via": {"type": "string", "enum": ["crossed", "edge"]}, "edge_with": HEX},
+}
+LOS_FIELDS = {
+    "distance": {"type": "integer", "minimum": 0},
+    "clear": {"type": "boolean"},
+    "blocked_by": {"type": "array", "items": BLOCKER},
+    "crossed": {"type": "array", "items": HEX},
+    "edges": {"type": "array", "items": {"type": "array", "items": HEX, "minItems": 2, "maxItems": 2}},
+    "corner_touches": {"type": "array", "items": HEX},
+    "readings": {"type": "object", "additionalProperties": {"type": "string"}},
+    "reasons": {"type": "array", "items": REASON},
+}
+LOS_RESPONSE = {
+    "type": "object",
+    "required": ["from", "to", *LOS_FIELDS],
+    "properties": {"from": HEX, "to": HEX, **LOS_FIELDS},
+}
+PROBABILITIES = {
+    "type": "object",
+    "required": ["hits", "hits_exact", "expected_hits", "eliminate", "flags", "flags_exact"],
+    "properties": {
+        "dice": {"type": "integer", "minimum": 0},
+        "hits": NUMBERS, "hits_exact": EXACTS, "flags": NUMBERS, "flags_exact": EXACTS,
+        "expected_hits": {"type": "number", "minimum": 0},
+        "expected_hits_exact": {"type": "string"},
+        "eliminate": {"type": "number", "minimum": 0, "maximum": 1},
+        "eliminate_exact": {"type": "string"},
+        "eliminate_after_retreat": {"type": "number", "minimum": 0, "maximum": 1},
+        "eliminate_after_retreat_exact": {"type": "string"},
+    },
+}
+UNIT_REF = {"type": "object", "required": ["id", "side", "type", "profile", "row", "col"],
+            "properties": {"id": {"type": "string"}, "side": {"type": "string"}, "type": {"type": "string"},
+                           "profile": {"type": "string"}, "row": {"type": "integer"}, "col": {"type": "integer"},
+                           "figures": {"type": "integer"}, "moved": {"type": "integer"}}}
+RETREAT_OPTION = {
+    "type": "object", "required": ["path", "end", "figures_lost"],
+    "properties": {"path": {"type": "array", "items": HEX}, "end": HEX,
+                   "figures_lost": {"type": "integer", "minimum": 0}},
+}
+BATTLE_RESPONSE = {
+    "type": "object",
+    "required": ["legal", "why_not", "distance", "close_assault", "line_of_sight", "dice", "breakdown",
+                 "hit_symbols", "flags_ignored", "probabilities", "retreat", "take_ground", "overrun"],
+    "properties": {
+        "attacker": UNIT_REF, "target": UNIT_REF,
+        "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
+        "legal": {"type": "boolean"},
+        "why_not": {"type": "array", "items": REASON},
+        "distance": {"type": "integer", "minimum": 0},
+        "close_assault": {"type": "boolean"},
+        "line_of_sight": {"type": "object", "required": ["needed", "clear", "blocked_by"],
+                          "properties": {"needed": {"type": "boolean"}, **LOS_FIELDS}},
+        "dice": {"type": "integer", "minimum": 0},
+        "breakdown": {"type": "array", "items": REASON},
+        "hit_symbols": {"type": "array", "items": {"type": "string"}},
+        "hit_reasons": {"type": "array", "items": REASON},
+        "notes": {"type": "array", "items": REASON},
+        "flags_ignored": {"type": "integer", "minimum": 0},
+        "probabilities": {**PROBABILITIES, **NULLABLE},
+        "retreat": {"type": "object", "required": ["per_flag", "options"],
+                    "properties": {"per_flag": {"type": "integer", **NULLABLE},
+                                   "options": {"type": "array", "items": RETREAT_OPTION}}},
+        "take_ground": {"type": "boolean"},
+        "overrun": {"type": "boolean"},
+    },
+}
+RETREAT_RESPONSE = {
+    "type": "object",
+    "required": ["flags_ignored", "moves_required", "options", "min_figures_lost", "eliminated"],
+    "properties": {
+        "flags_ignored": {"type": "integer", "minimum": 0},
+        "moves_required": {"type": "integer", "minimum": 0},
+        "options": {"type": "array", "items": RETREAT_OPTION},
+        "min_figures_lost": {"type": "integer", "minimum": 0},
+        "eliminated": {"type": "boolean"},
+    },
+}
+RESUPPLY_RESPONSE = {
+    "type": "object",
+    "required": ["legal", "why_not", "targets", "supplier_figures"],
+    "properties": {
+        "legal": {"type": "boolean"},
+        "why_not": {"type": "array", "items": REASON},
+        "targets": {"type": "array", "items": {
+            "type": "object", "required": ["unit", "max_figures"],
+            "properties": {"unit": {"type": "string"}, "max_figures": {"type": "integer", "minimum": 0}}}},
+        "supplier_figures": {"type": "integer", "minimum": 0},
+    },
+}
+ENTRY_RESPONSE = {
+    "type": "object",
+    "required": ["id", "kind", "name", "summary", "body", "sources"],
+    "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
+                   "summary": {"type": "string"}, "body": {"type": "string"},
+                   "sources": {"type": "array", "items": {"type": "object"}}},
+}
+INDEX_RESPONSE = {
+    "type": "object", "required": ["entries"],
+    "properties": {"entries": {"type": "array", "items": {
+        "type": "object", "required": ["id", "kind", "name", "url"],
+        "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
+                       "summary": {"type": "string"}, "url": {"type": "string"}}}}},
+}
+SEARCH_RESPONSE = {
+    "type": "object", "required": ["query", "results", "suggestion"],
+    "properties": {
+        "query": {"type": "string"},
+        "results": {"type": "array", "items": {
+            "type": "object", "required": ["id", "kind", "name", "url", "snippet", "score"],
+            "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
+                           "url": {"type": "string"}, "snippet": {"type": "string"}, "score": {"type": "number"}}}},
+        "suggestion": {"type": "string", **NULLABLE},
+    },
+}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    text = {400: "a field is missing or invalid; `error.field` names it", 404: "no such entry",
+            413: "the body is too large", 415: "the body is not JSON"}
+    return {str(s): {"description": text[s], "content": {"application/json": {"schema": {"$ref": "#/components/"
+                                                                                                  "schemas/Error"}}}}
+            for s in statuses}
+
+
+def _post(summary: str, request: str, response: str, description: str) -> dict[str, Any]:
+    return {"post": {
+        "summary": summary, "description": description,
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{request}"}}}},
+        "responses": {"200": {"description": "the ruling", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415)},
+    }}
+
+
+def _get(summary: str, response: str, parameters: list[dict[str, Any]], errors: tuple[int, ...]) -> dict[str, Any]:
+    return {"get": {
+        "summary": summary, "parameters": parameters,
+        "responses": {"200": {"description": "OK", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(*errors)},
+    }}
+
+
+def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
+    """The whole API as OpenAPI 3.0, with enums from the loaded content."""
+    situation = situation_schema(rulebook)
+    card = {"type": "string", "maxLength": CARD_MAX, **NULLABLE}
+    unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
+                "description": "the id of a unit of the situation"}
+    commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "adjudicator: Memoir '44 rules API", "version": "1",
+                 "description": "Rulings that cite the rule entry they come from. Board coordinates are those "
+                                "of the official scenario editor (row, doubled column)."},
+        "servers": [{"url": "/"}],
+        "paths": {
+            "/api/v1/line-of-sight": _post(
+                "Line of sight between two hexes", "LineOfSightRequest", "LineOfSight",
+                "Exact whole-number geometry; says which readings of the rule were applied."),
+            "/api/v1/battle": _post(
+                "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
+                "Every step of the dice count cites its content entry."),
+            "/api/v1/retreat": _post(
+                "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
+                "Counts the figures lost for moves that cannot be made."),
+            "/api/v1/resupply": _post(
+                "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
+                "Half-Tracks and Supply Trucks hand figures to adjacent weakened units."),
+            "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
+            "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
+                {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",
+                                                                             "enum": list(KIND_LABELS)}},
+                {"name": "id", "in": "path", "required": True, "schema": {"type": "string",
+                                                                           "pattern": "^[a-z][a-z0-9_]*$"}},
+            ], (404,)),
+            "/api/v1/search": _get("Search the rules", "SearchResults", [
+                {"name": "q", "in": "query", "required": False, "schema": {"type": "string"}},
+                {"name": "kind", "in": "query", "required": False, "schema": {"type": "string",
+                                                                               "enum": list(KIND_LABELS)}},
+                {"name": "expansion", "in": "query", "required": False,
+                 "schema": {"type": "string", "enum": list(EXPANSIONS)}},
+                {"name": "limit", "in": "query", "required": False,
+                 "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
+            ], (400,)),
+        },
+        "components": {"schemas": {
+            "Situation": situation,
+            "Hex": _hex_request(),
+            "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
+            "BattleRequest": _with(situation, ["attacker", "target"], {
+                "attacker": unit_ref, "target": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+            }),
+            "RetreatRequest": _with(situation, ["unit", "flags"], {
+                "unit": unit_ref,
+                "flags": {"type": "integer", "minimum": 0, "maximum": MAX_FLAGS},
+                "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+            }),
+            "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+            "LineOfSight": LOS_RESPONSE,
+            "Battle": BATTLE_RESPONSE,
+            "Retreat": RETREAT_RESPONSE,
+            "Resupply": RESUPPLY_RESPONSE,
+            "RuleEntry": ENTRY_RESPONSE,
+            "RuleIndex": INDEX_RESPONSE,
+            "SearchResults": SEARCH_RESPONSE,
+            "Reason": REASON,
+            "Error": ERROR,
+        }},
+    }
