@@ -177,7 +177,7 @@ def test_italian_artillery_may_ignore_one_flag(rulebook: Rulebook):
     italian = [i for i in rulebook.ids_of_kind("nation") if "italian" in rulebook.of(i).nation_codes]
     assert italian, "an Italian nation entry is needed"
     rules = [rulebook.of(i).requires_rule for i in italian if rulebook.of(i).requires_rule]
-    situation = board(rulebook, {"type": "artillery", "side": "axis", "nation": "italian"},
+    situation = board(rulebook, {"type": "artillery", "side": "axis", "nation": "italian", "figures": 2},
                       rules=[rulebook.rules[r].situation_id if r in rulebook.rules else r for r in rules])
     allowance = flags_ignorable(situation, rulebook, "T")
     assert allowance.may_ignore == 1 and allowance.must_ignore == 0

@@ -182,7 +182,8 @@ def advance_after_close_assault(
         special = rb.rules.get(entry)
         if not isinstance(special, SpecialRuleRules):
             continue
-        if take and any(not m.unit_classes or cls in m.unit_classes for m in special.move_limits):
+        if take and any((not m.unit_classes or cls in m.unit_classes) and (not m.sides or attacker.side in m.sides)
+                        for m in special.move_limits):
             note = Reason(entry, (
                 f"{rb.names[entry]} limits movement but still permits taking ground"
                 f"{' and armor overrun' if rules.can_overrun else ''}."

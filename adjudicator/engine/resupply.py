@@ -48,16 +48,18 @@ class ResupplyResult:
     supplier: str
     legal: bool
     why_not: tuple[Reason, ...]
-    targets: tuple[ResupplyTarget, ...]
+    targets: tuple[ResupplyTarget, ...]  # empty unless the re-supply is legal
     ineligible: tuple[Ineligible, ...]
     supplier_figures: int
     total_max_figures: int
     no_battle: tuple[str, ...]  # units that may not battle this turn if the re-supply is made
     reasons: tuple[Reason, ...]
+    candidates: tuple[ResupplyTarget, ...] = ()  # adjacent units it could re-supply if it were allowed
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "supplier": self.supplier,
+            "candidates": [t.to_dict() for t in self.candidates],
             "legal": self.legal,
             "why_not": [r.to_dict() for r in self.why_not],
             "targets": [t.to_dict() for t in self.targets],
@@ -138,5 +140,5 @@ def resupply_options(situation: Situation, rulebook: Rulebook, supplier_id: str)
             reasons.append(Reason(supplier.profile, f"{name} re-supplies instead of battling: no battle this turn."))
         else:
             reasons.append(Reason(supplier.profile, f"{name} never battles anyway."))
-    return ResupplyResult(supplier_id, legal, tuple(why_not), tuple(targets), tuple(ineligible), supplier.figures,
-                          total, tuple(no_battle), tuple(reasons))
+    return ResupplyResult(supplier_id, legal, tuple(why_not), tuple(targets) if legal else (), tuple(ineligible),
+                          supplier.figures, total, tuple(no_battle), tuple(reasons), tuple(targets))
