@@ -311,3 +311,22 @@ def test_result_json_has_the_spec_fields(rulebook: Rulebook):
     assert {"path", "end", "figures_lost"} <= set(out["options"][0])
     assert out["options"][0]["path"][-1] == out["options"][0]["end"]
     assert all(r["rule"] in rulebook.kinds for r in out["breakdown"])
+
+
+def test_pier_may_not_be_retreated_onto_from_the_ocean(rulebook: Rulebook):
+    hexes = [{"row": 4, "col": 10, "terrain": "ocean"}, {"row": 5, "col": 9, "terrain": "pier"}]
+    from_sea = retreat_options(board(rulebook, {"type": "infantry"}, hexes=hexes), rulebook, "T", 1)
+    assert ends(from_sea) == {(5, 11)}
+    assert any(r.rule == "pier" for r in from_sea.breakdown)
+    from_land = retreat_options(board(rulebook, {"type": "infantry"}, hexes=hexes[1:]), rulebook, "T", 1)
+    assert ends(from_land) == {(5, 9), (5, 11)}
+
+
+def test_huge_retreat_lists_are_capped_but_counted_exactly(rulebook: Rulebook):
+    situation = board(rulebook, {"type": "french_resistance", "row": 0, "col": 12}, board="breakthrough")
+    result = retreat_options(situation, rulebook, "T", 4)
+    # 4 flags of 1-3 hexes: 4 to 12 hexes; from the middle column nothing reaches a side edge within
+    # 12 steps, so there are 2**n paths of each length n.
+    assert result.options_total == sum(2**n for n in range(4, 13))
+    assert result.options_truncated and 0 < len(result.options) < result.options_total
+    assert result.to_dict()["options_truncated"] is True

@@ -46,7 +46,8 @@ from adjudicator.engine.situation import Situation, Unit
 
 RETREAT = "retreat"  # core entry: hexes per flag, figures lost per move not made
 DICE = "range_and_dice"  # core entry: die faces
-MAX_OPTIONS_PER_CHOICE = 128  # listing cap per number of ignored flags (the count is always exact)
+MAX_OPTIONS = 512  # listing cap over all choices (``options_total`` always counts every legal path)
+MIN_OPTIONS_PER_CHOICE = 16  # each choice of ignored flags lists at least this many, if it has them
 
 
 def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
@@ -437,6 +438,7 @@ def retreat_options(
     choices: list[ChoiceSummary] = []
     total = 0
     notes: dict[tuple[str, Hex], Reason] = {}
+    per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
     for ignored in allowance.choices(flags):
         required = (flags - ignored) * least
         allowed = (flags - ignored) * most
@@ -451,7 +453,7 @@ def retreat_options(
         for length in lengths:
             paths = [()] if pinned else graph.paths(unit.hex, length)
             for path in paths:
-                if listed >= MAX_OPTIONS_PER_CHOICE:
+                if listed >= per_choice:
                     break
                 listed += 1
                 risks = _risks(situation, rulebook, path, notes)
