@@ -129,6 +129,9 @@ class HexRules:
     no_entry_from: tuple[str, ...] = ()  # piers: may not be entered from these terrain ids
     # retreat details (added with the retreat engine)
     retreat_sets_off: bool | None = None  # False: a retreat onto or through it sets nothing off (minefields)
+    # classes that must stop on entering yet may still take ground from it this turn (fordable streams;
+    # railroad tracks for armor); for every other ``must_stop`` class, entering ends all movement
+    take_ground_after_stop: tuple[UnitClass, ...] = ()
 
 
 @dataclass(frozen=True)
