@@ -162,3 +162,13 @@ def test_advance_json_names_the_spec_fields(rulebook: Rulebook):
     out = advance(rulebook, duel(rulebook, {"type": "armor"})).to_dict()
     assert out["take_ground"] is True and out["overrun"] is True
     assert all(r["rule"] in rulebook.kinds for r in out["take_ground_reasons"] + out["overrun_reasons"])
+
+
+def test_must_stop_terrain_that_allows_take_ground_after_stopping(rulebook: Rulebook):
+    """Fordable streams stop a unit entering them, yet it may still take ground (Game help summary)."""
+    stream = rulebook.hex_rules("fordable_stream")
+    assert "infantry" in stream.must_stop and "infantry" in stream.take_ground_after_stop
+    result = advance(rulebook, duel(rulebook, {"type": "armor", "moved": 1},
+                                    hexes=[{"row": 5, "col": 11, "terrain": "fordable_stream"}]))
+    assert result.take_ground and result.overrun
+    assert "fordable_stream" in cited(result.take_ground_reasons)

@@ -9,8 +9,9 @@ Limits, all from the content: the vacated hex's ``impassable``, ``no_take_ground
 ``take_ground_requires_unmoved`` (hedgerows), ``take_ground_limits`` (cliffs from the beach),
 mountain plateau entry, pier ``no_entry_from`` and ``no_overrun`` (marshes, rice paddies, fish
 ponds, flooded fields); a unit that entered a "must stop, may move no further" hex this turn may
-not take ground; taking ground is entering the hex, so a hex where a unit may not battle after
-entering (forest, town) or may not battle at all rules out the overrun battle.
+not take ground, unless the hex lists its class in ``take_ground_after_stop`` (fordable streams);
+taking ground is entering the hex, so a hex where a unit may not battle after entering (forest,
+town) or may not battle at all rules out the overrun battle.
 """
 
 from __future__ import annotations
@@ -91,11 +92,17 @@ def advance_after_close_assault(
         if not isinstance(hex_rules, HexRules):
             continue
         if cls in hex_rules.must_stop and attacker.moved > 0:
-            tg.append(Reason(feature, (
-                f"The unit entered {rb.names[feature]} this turn: it had to stop and may move no further, so it "
-                f"may not take ground."
-            )))
-            blocked = True
+            if cls in hex_rules.take_ground_after_stop:
+                tg.append(Reason(feature, (
+                    f"The unit entered {rb.names[feature]} this turn and had to stop there, but it may still take "
+                    f"ground from it."
+                )))
+            else:
+                tg.append(Reason(feature, (
+                    f"The unit entered {rb.names[feature]} this turn: it had to stop and may move no further, so it "
+                    f"may not take ground."
+                )))
+                blocked = True
         if hex_rules.leave_only_to_plateau and not counts_as(s, rb, target.hex, hex_rules.leave_only_to_plateau):
             tg.append(Reason(feature, (
                 f"A unit leaving {rb.names[feature]} may go only to {', '.join(hex_rules.leave_only_to_plateau)}."
