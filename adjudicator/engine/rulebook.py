@@ -242,6 +242,7 @@ class CardRules:
     forbids_flag_ignoring: bool = False
     fixed_dice: dict[str, int] = field(default_factory=dict)  # e.g. allies: 2, axis: 1
     stars_hit: bool = False
+    move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,7 @@ class NationRules:
     retreat_per_flag: int | None = None
     retreat_unit_classes: tuple[UnitClass, ...] = ()
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
+    close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
     requires_rule: str | None = None
 
 
