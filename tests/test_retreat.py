@@ -206,6 +206,7 @@ def test_optional_flag_ignoring_lists_both_outcomes(rulebook: Rulebook):
     assert ends(result, ignored=0) == {(5, 9), (5, 11)}
     assert [o.path for o in result.options if o.flags_ignored == 1] == [()]
     assert result.flags_ignored == 1 and result.flags_ignored_min == 0 and result.moves_required == 0
+    assert any(r.rule == "sandbags" and "removed" in r.text for r in result.breakdown)
 
 
 def test_mandatory_flag_ignoring_lists_only_ignored_outcomes(rulebook: Rulebook):

@@ -486,6 +486,13 @@ def retreat_options(
             f"{' (all it has left)' if choice.figures_lost >= remaining_figures else ''}."
         )))
     breakdown.extend(notes[k] for k in sorted(notes, key=lambda k: (k[1], k[0])))
+    if any(o.path for o in options):
+        for feature in situation.hex_state(unit.hex).features():
+            feature_rules = rulebook.rules.get(feature)
+            if isinstance(feature_rules, HexRules) and feature_rules.removed_when_occupant_leaves:
+                breakdown.append(Reason(feature, (
+                    f"If the unit retreats out of its hex, the {rulebook.names[feature]} there are removed."
+                )))
     if allowance.choices(flags).start != allowance.choices(flags).stop - 1:
         breakdown.append(Reason(RETREAT, (
             "Ignoring a flag is optional here, so the options list the outcomes both with and without ignoring."
