@@ -31,7 +31,6 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "Camouflage": ("camouflage", "marker"),
     "Smoke Screen": ("smoke_screen", "obstacle"),
     "Blitz Rules": ("blitz", "special_rule"),
-    "Air Strikes & Blitz": ("air_strikes", "action"),
     "North African Desert Rules": ("north_african_desert", "special_rule"),
     "Night Attacks": ("night_attacks", "special_rule"),
     "French Resistance": ("french_resistance", "unit"),
