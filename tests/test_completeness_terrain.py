@@ -396,6 +396,11 @@ def check_lake(rules: HexRules, bullet: str) -> list[str]:
     return [] if rules.los_rule == "lake_group" and rules.blocks_los else ["lake group line of sight"]
 
 
+def check_take_ground_after_stop(rules: HexRules, bullet: str) -> list[str]:
+    classes = named_classes(bullet.split(" may")[0], rules) & {"infantry", "armor"} & set(rules.must_stop)
+    return _subset("take_ground_after_stop", classes, rules.take_ground_after_stop)
+
+
 def check_mountain_moves(rules: HexRules, bullet: str) -> list[str]:
     return (_subset("enter_only_from_plateau", {"hill", "mountain"}, rules.enter_only_from_plateau)
             + _subset("leave_only_to_plateau", {"hill", "mountain"}, rules.leave_only_to_plateau))
@@ -429,6 +434,7 @@ FACTS: list[tuple[str, Check]] = [
     (r"battling in or out of .* must be adjacent", check_wadi),
     (r"contiguous adjacent Lake hexes block", check_lake),
     (r"may only move up or retreat onto a mountain", check_mountain_moves),
+    (r"^(Unit|Armor) may (still )?Take Ground", check_take_ground_after_stop),
 ]
 """(pattern a bullet matches, what the entry must then say)."""
 
