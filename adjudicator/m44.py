@@ -1,0 +1,476 @@
+"""Import a scenario written by the official Memoir '44 editor (a ``.m44`` file) as a situation.
+
+A ``.m44`` file is JSON: ``board.type`` (STANDARD, OVERLORD or BRKTHRU), ``board.hexagons[]``
+with ``row``/``col`` in the very coordinates of our situation documents, tile names under
+``terrain``/``rect_terrain``/``obstacle``, and units named ``<type><nation>`` (``inf2ger``,
+``tankus``, ``gunbrit``) with an optional ``badge`` ("badge26") and ``nbr_units`` (figure count).
+``game_info.side_player1`` is the side at the top of the board.
+
+Every name is mapped through the content, never through a table here: terrain and obstacle
+entries list their ``editor_names``, unit entries theirs (``inf``, ``tank2``), badge entries their
+``editor_badges`` numbers, all reachable with ``Rulebook.resolve``. The one table in this module
+is file-format knowledge: which nation a unit-name suffix stands for. Whatever cannot be mapped is
+reported in ``unknown`` (and whatever was understood but cannot go on the board in ``skipped``),
+never dropped silently.
+
+The module is pure: it takes parsed JSON (or text) and a ``Rulebook`` and returns data."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.geometry import BOARDS, Board, Hex
+from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
+from adjudicator.engine.situation import MAX_FIGURES, MAX_HEXES, NATIONS, parse_situation, situation_rule_ids
+
+BOARD_TYPES = {"STANDARD": "standard", "OVERLORD": "overlord", "BRKTHRU": "breakthrough"}
+"""``board.type`` values of the editor -> our board kinds."""
+
+SIDE_NAMES = {"AXIS": "axis", "ALLIES": "allies"}
+
+NATION_SUFFIXES: dict[str, tuple[str, str | None]] = {
+    "brit": ("allies", "british"),
+    "ger": ("axis", "german"),
+    "us": ("allies", "us"),
+    "gb": ("allies", "british"),
+    "ru": ("allies", "soviet"),
+    "jp": ("axis", "japanese"),
+    "it": ("axis", "italian"),
+    "fr": ("allies", "french"),
+    "ch": ("allies", None),  # Chinese units: allied, no nation rules of their own in the game
+}
+"""Unit-name suffix -> (side, nation code). File-format knowledge, not a rule: the editor spells a
+unit as type + nation, and the nation decides the side."""
+
+BEACH_FACE_ROWS: dict[str, dict[str, tuple[int, ...]]] = {
+    "standard": {"beach": (4, 5, 6), "ocean": (7, 8)},
+    "overlord": {"beach": (4, 5, 6), "ocean": (7, 8)},
+    "breakthrough": {"beach": (11, 12, 13), "ocean": (14, 15, 16)},
+}
+"""A board printed with the beach face has beach and ocean rows under the hexes the file leaves
+blank (file-format knowledge: the editor draws them from the face, the file does not list them)."""
+
+MAX_HEXAGONS = MAX_HEXES * 2
+MAX_NAME = 60
+
+
+class M44Error(ValueError):
+    """The file is not a scenario we can read at all (not JSON, no board, unknown board type)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Unmapped:
+    """Something on hex (row, col) of the file that did not make it onto the board."""
+
+    row: int | None
+    col: int | None
+    what: str  # terrain | rect_terrain | obstacle | unit | badge | tag | option | hex
+    name: str
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"row": self.row, "col": self.col, "what": self.what, "name": self.name}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True)
+class M44Import:
+    situation: dict[str, Any]
+    title: str | None = None
+    unknown: tuple[Unmapped, ...] = ()  # names the content does not know
+    skipped: tuple[Unmapped, ...] = ()  # known names that cannot be placed as the file asks
+    notes: tuple[str, ...] = ()  # assumptions made while importing
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "situation": self.situation,
+            "title": self.title,
+            "unknown": [u.as_dict() for u in self.unknown],
+            "skipped": [s.as_dict() for s in self.skipped],
+            "notes": list(self.notes),
+        }
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse the file's text; the editor sometimes writes a byte-order mark."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = text.decode("latin-1")
+    try:
+        return json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError) as exc:
+        raise M44Error("(file)", f"not a .m44 scenario: the file is not valid JSON ({exc})") from None
+
+
+@dataclass
+class _Hex:
+    terrain: str | None = None
+    obstacle: str | None = None
+    owner: str | None = None
+
+
+@dataclass
+class _Importer:
+    rulebook: Rulebook
+    board: Board
+    hexes: dict[Hex, _Hex] = field(default_factory=dict)
+    units: list[dict[str, Any]] = field(default_factory=list)
+    unknown: list[Unmapped] = field(default_factory=list)
+    skipped: list[Unmapped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    pending_unit_markers: list[tuple[Hex, str, str]] = field(default_factory=list)  # camouflage etc.
+    medals: int = 0
+
+    def label(self, h: Hex) -> str:
+        return self.board.label(h)
+
+    # -- tiles -------------------------------------------------------------------------------
+    def tile(self, h: Hex, what: str, tile: Any) -> None:
+        """A terrain, rect_terrain or obstacle tile: goes to the hex's terrain or obstacle slot
+        according to the kind of the entry its name resolves to (a ``bunker`` tile is an
+        obstacle entry in our content even when the file calls it terrain)."""
+        if not isinstance(tile, Mapping):
+            self.skipped.append(Unmapped(h.row, h.col, what, str(tile)[:MAX_NAME], "not a tile object"))
+            return
+        name = str(tile.get("name") or "").strip()[:MAX_NAME]
+        if not name:
+            self.skipped.append(Unmapped(h.row, h.col, what, "", "tile without a name"))
+            return
+        entry_id = self.resolve_tile(name, tile.get("behavior"))
+        if entry_id is None:
+            self.unknown.append(Unmapped(h.row, h.col, what, name))
+            return
+        state = self.hexes.setdefault(h, _Hex())
+        kind = self.rulebook.kinds[entry_id]
+        slot = "terrain" if kind == "terrain" else "obstacle"
+        current = getattr(state, slot)
+        if current is not None and current != entry_id:
+            self.skipped.append(Unmapped(
+                h.row, h.col, what, name,
+                f"{self.label(h)} already has {self.rulebook.names[current]}; a hex holds one {slot}",
+            ))
+            return
+        setattr(state, slot, entry_id)
+        owner = tile.get("original_owner")
+        if isinstance(owner, str) and owner.upper() in SIDE_NAMES:
+            state.owner = SIDE_NAMES[owner.upper()]
+
+    def resolve_tile(self, name: str, behavior: Any) -> str | None:
+        """The entry for a tile; a ``behavior`` that names an entry of its own (a hill tile with
+        behaviour SEAWALL or CLIFF) wins over the tile's picture."""
+        candidates = []
+        if isinstance(behavior, str) and behavior.strip():
+            candidates.append(behavior.strip()[:MAX_NAME])
+        candidates.append(name)
+        for candidate in candidates:
+            entry_id = self.rulebook.resolve(candidate, "terrain", "obstacle", "marker")
+            if entry_id is None:
+                continue
+            rules = self.rulebook.rules[entry_id]
+            if isinstance(rules, HexRules) and getattr(rules, "placed_on", "hex") == "hex":
+                return entry_id
+        return None
+
+    # -- units -------------------------------------------------------------------------------
+    def unit(self, h: Hex, data: Any) -> None:
+        if not isinstance(data, Mapping):
+            self.skipped.append(Unmapped(h.row, h.col, "unit", str(data)[:MAX_NAME], "not a unit object"))
+            return
+        name = str(data.get("name") or "").strip()[:MAX_NAME]
+        parsed = self.parse_unit_name(name)
+        if parsed is None:
+            self.unknown.append(Unmapped(h.row, h.col, "unit", name))
+            return
+        unit_type, side, nation = parsed
+        unit: dict[str, Any] = {
+            "id": f"u{len(self.units) + 1}", "side": side, "type": unit_type, "row": h.row, "col": h.col,
+        }
+        if nation is not None:
+            unit["nation"] = nation
+        badges = self.badges(h, data.get("badge"))
+        if badges:
+            unit["badges"] = badges
+        count = data.get("nbr_units")
+        if isinstance(count, str) and count.strip().isdigit():
+            count = int(count)
+        if isinstance(count, int) and not isinstance(count, bool):
+            if 1 <= count <= MAX_FIGURES:
+                unit["figures"] = unit["start_figures"] = count
+            else:
+                self.skipped.append(Unmapped(h.row, h.col, "unit", name, f"nbr_units {count} is not 1..{MAX_FIGURES}"))
+        self.units.append(unit)
+
+    def parse_unit_name(self, name: str) -> tuple[str, str, str | None] | None:
+        """(unit type id, side, nation) for ``inf2ger``-style names, or None."""
+        lowered = name.lower()
+        for suffix in sorted(NATION_SUFFIXES, key=len, reverse=True):
+            if lowered.endswith(suffix) and len(lowered) > len(suffix):
+                unit_type = self.rulebook.resolve(lowered[: -len(suffix)], "unit")
+                if unit_type is not None:
+                    side, nation = NATION_SUFFIXES[suffix]
+                    return unit_type, side, nation if nation in NATIONS else None
+        return None
+
+    def badges(self, h: Hex, badge: Any) -> list[str]:
+        """Badge entries whose ``editor_badges`` list the file's ``badgeNN`` number."""
+        if badge in (None, ""):
+            return []
+        text = str(badge).strip()[:MAX_NAME]
+        digits = text.lower().removeprefix("badge")
+        if not digits.isdigit():
+            self.unknown.append(Unmapped(h.row, h.col, "badge", text))
+            return []
+        number = int(digits)
+        found = [
+            entry_id for entry_id, rules in self.rulebook.rules.items()
+            if isinstance(rules, BadgeRules) and number in rules.editor_badges
+        ]
+        if not found:
+            self.unknown.append(Unmapped(h.row, h.col, "badge", text))
+        return found[:1]
+
+    # -- tags ----------------------------------------------------------------------------------
+    def tags(self, h: Hex, tags: Any) -> None:
+        """Tags carry medals and a few markers. Markers the content names (by their editor
+        name) go on the hex or the unit; medals are victory objectives, outside a situation."""
+        if not isinstance(tags, list):
+            return
+        for tag in tags[:20]:
+            if not isinstance(tag, Mapping):
+                continue
+            name = str(tag.get("name") or "").strip()[:MAX_NAME]
+            behavior = tag.get("behavior")
+            entry_id = None
+            for candidate in (behavior, name):
+                if isinstance(candidate, str) and candidate:
+                    entry_id = self.rulebook.resolve(candidate, "marker", "badge", "obstacle")
+                    if entry_id:
+                        break
+            if entry_id is None:
+                if name.lower().startswith("medal"):
+                    self.medals += 1
+                else:
+                    self.unknown.append(Unmapped(h.row, h.col, "tag", name))
+                continue
+            rules = self.rulebook.rules[entry_id]
+            if getattr(rules, "placed_on", "hex") == "unit" or self.rulebook.kinds[entry_id] == "badge":
+                self.pending_unit_markers.append((h, entry_id, name))
+            else:
+                self.tile(h, "tag", {"name": entry_id, "original_owner": tag.get("side")})
+
+    def place_unit_markers(self) -> None:
+        by_hex = {(u["row"], u["col"]): u for u in self.units}
+        for h, entry_id, name in self.pending_unit_markers:
+            unit = by_hex.get((h.row, h.col))
+            if unit is None:
+                self.skipped.append(Unmapped(h.row, h.col, "tag", name,
+                                             f"{self.rulebook.names[entry_id]} goes on a unit; no unit here"))
+            elif entry_id not in unit.setdefault("badges", []):
+                unit["badges"].append(entry_id)
+
+    # -- whole file ----------------------------------------------------------------------------
+    def infer_owners(self) -> None:
+        """A feature that protects only its original owner (a bunker) with no owner in the file
+        belongs to the side of the unit standing on it at the start."""
+        occupants = {(u["row"], u["col"]): u["side"] for u in self.units}
+        for h, state in self.hexes.items():
+            if state.owner is not None or (h.row, h.col) not in occupants:
+                continue
+            if any(owner_matters(self.rulebook.hex_rules(f)) for f in (state.terrain, state.obstacle) if f):
+                state.owner = occupants[(h.row, h.col)]
+                self.notes.append(
+                    f"{self.label(h)}: the file names no owner; taken to be the {state.owner}, whose unit starts there"
+                )
+
+    def beach_face(self) -> None:
+        rows = BEACH_FACE_ROWS.get(self.board.kind, {})
+        for terrain_name, row_numbers in rows.items():
+            entry_id = self.rulebook.resolve(terrain_name, "terrain")
+            if entry_id is None:
+                self.unknown.append(Unmapped(None, None, "terrain", terrain_name, "the beach face's background"))
+                continue
+            for h in self.board.hexes():
+                if h.row in row_numbers:
+                    state = self.hexes.setdefault(h, _Hex())
+                    if state.terrain is None:
+                        state.terrain = entry_id
+
+    def document(self, bottom_side: str, rules: list[str]) -> dict[str, Any]:
+        hexes = []
+        for h in sorted(self.hexes):
+            state = self.hexes[h]
+            if state.terrain is None and state.obstacle is None:
+                continue
+            item: dict[str, Any] = {"row": h.row, "col": h.col}
+            if state.terrain:
+                item["terrain"] = state.terrain
+            if state.obstacle:
+                item["obstacle"] = state.obstacle
+            if state.owner:
+                item["owner"] = state.owner
+            hexes.append(item)
+        doc: dict[str, Any] = {"board": self.board.kind, "bottom_side": bottom_side}
+        if rules:
+            doc["rules"] = rules
+        doc["hexes"] = hexes
+        doc["units"] = self.units
+        return doc
+
+
+def owner_matters(rules: HexRules) -> bool:
+    """Whether a feature's protection or flag ignoring depends on who originally owned it."""
+    return any("owner_only" in r.when for r in rules.dice_reductions) or any(f.owner_only for f in rules.flags)
+
+
+def _int_field(value: Any, where: str) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise M44Error(where, "must be a whole number")
+    return value
+
+
+def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -> list[str]:
+    """Scenario options that switch on a special rule the content models (its ``situation_id``)."""
+    options = info.get("options")
+    if not isinstance(options, Mapping):
+        return []
+    known = situation_rule_ids(rulebook)
+    by_entry = {entry_id: sid for sid, entry_id in known.items()}
+    rules: list[str] = []
+    for key, value in list(options.items())[:60]:
+        if value is not True and value not in (1, "1", "true", "True"):
+            continue  # deck names, counts: settings, not rules
+        key = str(key)[:MAX_NAME]
+        found = None
+        for candidate in (key, key.removesuffix("_rules"), key.removesuffix("_rule")):
+            if candidate in known:
+                found = candidate
+                break
+            entry_id = rulebook.resolve(candidate, "special_rule", "action", "nation")
+            if entry_id in by_entry:
+                found = by_entry[entry_id]
+                break
+        if found is None:
+            importer.unknown.append(Unmapped(None, None, "option", key))
+        elif found not in rules:
+            rules.append(found)
+    return rules
+
+
+def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
+    """Map a parsed ``.m44`` scenario to a situation document, listing what did not map."""
+    if not isinstance(data, Mapping):
+        raise M44Error("(file)", "not a .m44 scenario: expected a JSON object")
+    board_data = data.get("board")
+    if not isinstance(board_data, Mapping):
+        raise M44Error("board", "is missing: a .m44 scenario has a board object")
+    board_type = str(board_data.get("type") or "STANDARD").strip().upper()
+    if board_type not in BOARD_TYPES:
+        raise M44Error("board.type", f"must be one of {', '.join(BOARD_TYPES)}, got {board_type!r}")
+    board = BOARDS[BOARD_TYPES[board_type]]
+    info = data.get("game_info") if isinstance(data.get("game_info"), Mapping) else {}
+    top = str(info.get("side_player1") or "AXIS").strip().upper()
+    if top not in SIDE_NAMES:
+        raise M44Error("game_info.side_player1", f"must be AXIS or ALLIES, got {top!r}")
+    bottom_side = "allies" if SIDE_NAMES[top] == "axis" else "axis"
+
+    hexagons = board_data.get("hexagons", [])
+    if not isinstance(hexagons, list):
+        raise M44Error("board.hexagons", "must be a list")
+    if len(hexagons) > MAX_HEXAGONS:
+        raise M44Error("board.hexagons", f"has {len(hexagons)} items; at most {MAX_HEXAGONS} are allowed")
+
+    importer = _Importer(rulebook, board)
+    rules = _options(info, rulebook, importer)
+    occupied: set[Hex] = set()
+    for i, item in enumerate(hexagons):
+        where = f"board.hexagons[{i}]"
+        if not isinstance(item, Mapping):
+            raise M44Error(where, "must be an object with row and col")
+        h = Hex(_int_field(item.get("row"), f"{where}.row"), _int_field(item.get("col"), f"{where}.col"))
+        if not board.contains(h):
+            importer.skipped.append(Unmapped(h.row, h.col, "hex", "", f"not on the {board.kind} board"))
+            continue
+        for what in ("terrain", "rect_terrain", "obstacle"):
+            if item.get(what) is not None:
+                importer.tile(h, what, item[what])
+        if item.get("unit") is not None:
+            if h in occupied:
+                importer.skipped.append(Unmapped(h.row, h.col, "unit", str(item["unit"])[:MAX_NAME],
+                                                 "a second unit on the same hex"))
+            else:
+                before = len(importer.units)
+                importer.unit(h, item["unit"])
+                if len(importer.units) > before:
+                    occupied.add(h)
+        importer.tags(h, item.get("tags"))
+    importer.place_unit_markers()
+    if str(board_data.get("face") or "").strip().upper() == "BEACH":
+        importer.beach_face()
+    importer.infer_owners()
+    if importer.medals:
+        importer.notes.append(
+            f"{importer.medals} medal tag(s) left out: victory objectives are not part of a situation")
+    doc = _validated(importer.document(bottom_side, rules), rulebook, importer)
+    return M44Import(
+        situation=doc,
+        title=_title(data),
+        unknown=tuple(importer.unknown),
+        skipped=tuple(importer.skipped),
+        notes=tuple(importer.notes),
+    )
+
+
+def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> dict[str, Any]:
+    """Drop, one at a time, every unit or badge the engine rejects (an armor drawn on a river
+    tile), saying why, until the document parses."""
+    for _ in range(len(doc["units"]) * 2 + len(doc["hexes"]) + 2):
+        try:
+            parse_situation(doc, rulebook)
+            return doc
+        except IllegalSituation as exc:
+            index, rest = _unit_index(exc.field)
+            if index is None:
+                raise M44Error(exc.field, exc.message) from None
+            unit = doc["units"][index]
+            if rest.startswith(".badges"):
+                dropped = unit["badges"].pop(int(rest.split("[")[1].split("]")[0]))
+                importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
+                if not unit["badges"]:
+                    del unit["badges"]
+            else:
+                del doc["units"][index]
+                importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
+    parse_situation(doc, rulebook)
+    return doc
+
+
+def _unit_index(field_name: str) -> tuple[int | None, str]:
+    if not field_name.startswith("units["):
+        return None, ""
+    closing = field_name.index("]")
+    return int(field_name[6:closing]), field_name[closing + 1:]
+
+
+def _title(data: Mapping[str, Any]) -> str | None:
+    text = data.get("text")
+    if isinstance(text, Mapping):
+        for language in ("en", *text.keys()):
+            block = text.get(language)
+            if isinstance(block, Mapping) and isinstance(block.get("name"), str) and block["name"].strip():
+                return block["name"].strip()[:120]
+    return None

@@ -1,0 +1,56 @@
+// JSON API calls. Every outcome comes back as {ok, status, data} or {ok: false, status, error}
+// with a message a player can read, so the page never breaks on a 4xx, a 5xx or no network.
+
+export async function postJSON(url, body, signal) {
+  return request(url, {
+    method: 'POST', signal,
+    headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function getJSON(url, signal) {
+  return request(url, {headers: {Accept: 'application/json'}, signal});
+}
+
+async function request(url, init) {
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    if (err.name === 'AbortError') return {ok: false, aborted: true};
+    return {ok: false, status: 0, error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (response.ok && data) return {ok: true, status: response.status, data};
+  const error = data?.error || {};
+  if (response.status === 404 && !error.field) {
+    return {ok: false, status: 404, error: {code: 'not_found', message: error.message || 'This service is not available on the server yet.'}};
+  }
+  if (response.status >= 500) {
+    return {ok: false, status: response.status, error: {code: error.code || 'server_error', message: 'The server hit a bug working this out; it has been logged. The rest of the page still works.'}};
+  }
+  return {
+    ok: false, status: response.status,
+    error: {code: error.code || 'error', message: error.message || `The server answered ${response.status}.`, field: error.field || null},
+  };
+}
+
+/** Run `fn` `wait` ms after the last call; a newer call aborts the older one's requests. */
+export function debounced(fn, wait) {
+  let timer = null;
+  let controller = null;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      controller?.abort();
+      controller = new AbortController();
+      fn(controller.signal, ...args);
+    }, wait);
+  };
+}

@@ -1,0 +1,339 @@
+// The SVG hex board, drawn from the engine's geometry (the page data's `boards`).
+//
+// Pointy-topped hexes at (row, doubled col): a hex centre maps to x = (col + 1) * W/2,
+// y = R + row * 1.5R. That is an affine image of the engine's exact centre (3·col, 3·row), so a
+// straight line between two centres crosses exactly the hexes the engine says it crosses.
+// Every hex is a focusable button (roving tabindex; arrow keys move, Enter or Space acts).
+
+import {s} from './builder-dom.js';
+import {key} from './builder-state.js';
+
+const R = 30;
+const W = R * Math.sqrt(3);
+const BAND = 20; // baseline bands above and below the hexes
+const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
+  const a = (deg * Math.PI) / 180;
+  return [R * Math.cos(a), R * Math.sin(a)];
+});
+const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
+export const MIN_TAP_PX = 44;
+
+export class BoardView {
+  constructor(svg, wrap, content, handlers) {
+    this.svg = svg;
+    this.wrap = wrap;
+    this.content = content;
+    this.handlers = handlers;
+    this.cells = new Map();
+    this.zoom = null;
+    this.cursor = null;
+    svg.addEventListener('click', (event) => {
+      const g = event.target.closest('.hex');
+      if (g) this.activate(Number(g.dataset.row), Number(g.dataset.col));
+    });
+    svg.addEventListener('keydown', (event) => this.onKey(event));
+    svg.addEventListener('focusin', (event) => {
+      const g = event.target.closest('.hex');
+      if (g) this.setCursor(Number(g.dataset.row), Number(g.dataset.col), false);
+    });
+  }
+
+  x(col) { return (col + 1) * (W / 2); }
+  y(row) { return BAND + R + row * 1.5 * R; }
+
+  /** Build the hexes of a board (data from adjudicator.engine.geometry via the page). */
+  setBoard(board) {
+    if (this.board && this.board.kind === board.kind) return;
+    this.board = board;
+    this.cells.clear();
+    this.width = (board.max_col + 2) * (W / 2);
+    this.height = 2 * BAND + 2 * R + (board.rows - 1) * 1.5 * R;
+    this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
+    this.svg.setAttribute('aria-label', `${board.kind} board, ${board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
+    const hexLayer = s('g', {class: 'hexes'});
+    for (const hx of board.hexes) {
+      const g = s('g', {
+        class: 'hex', role: 'button', tabindex: -1,
+        transform: `translate(${this.x(hx.col).toFixed(2)} ${this.y(hx.row).toFixed(2)})`,
+        dataset: {row: hx.row, col: hx.col, label: hx.label},
+      });
+      this.cells.set(key(hx.row, hx.col), {g, hex: hx});
+      hexLayer.append(g);
+    }
+    this.overlay = s('g', {class: 'overlay', 'pointer-events': 'none'});
+    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay);
+    const first = board.hexes[Math.floor(board.hexes.length / 2)];
+    this.setCursor(first.row, first.col, false);
+    this.applyZoom();
+  }
+
+  defs() {
+    return s('defs', {},
+      s('pattern', {id: 'hatch-blocked', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)'},
+        s('rect', {width: 3, height: 6, class: 'hatch-stripe'})));
+  }
+
+  /** Each side's baseline, with that side's sections named from its own point of view
+   * (the top player's left and right are the bottom player's right and left). */
+  bands(board) {
+    const [lo, left, right, hi] = board.section_bounds;
+    const mid = (a, b) => (this.x(a) + this.x(b)) / 2;
+    const xs = [mid(lo, left), mid(left, right), mid(right, hi)];
+    const out = s('g', {class: 'bands', 'pointer-events': 'none'});
+    this.bandText = [];
+    for (const [where, y] of [['top', 0], ['bottom', this.height - BAND]]) {
+      const band = s('rect', {class: `band band-${where}`, x: 0, y, width: this.width, height: BAND, rx: 4});
+      out.append(band);
+      const texts = xs.map((x) => s('text', {class: 'band-text', x, y: y + BAND / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}));
+      out.append(...texts);
+      this.bandText.push({where, band, texts});
+    }
+    return out;
+  }
+
+  sectionLines(board) {
+    const [, left, right] = board.section_bounds;
+    const g = s('g', {class: 'sections', 'pointer-events': 'none'});
+    for (const col of [left, right]) {
+      g.append(s('line', {class: 'section-line', x1: this.x(col), x2: this.x(col), y1: BAND - 2, y2: this.height - BAND + 2}));
+    }
+    return g;
+  }
+
+  // -- rendering -------------------------------------------------------------------------------
+  render(state, ui) {
+    const c = this.content;
+    const top = state.bottom_side === 'allies' ? 'axis' : 'allies';
+    const names = {bottom: ['left', 'centre', 'right'], top: ['right', 'centre', 'left']};
+    for (const {where, band, texts} of this.bandText) {
+      const side = where === 'top' ? top : state.bottom_side;
+      band.setAttribute('class', `band band-${where} side-${side}`);
+      texts.forEach((t, i) => { t.textContent = `${c.sideName(side)} ${names[where][i]}`; });
+    }
+    this.svg.classList.toggle('show-labels', Boolean(ui.labels));
+    this.svg.classList.toggle('moving', Boolean(ui.moving));
+    const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
+    for (const [k, {g, hex}] of this.cells) {
+      const cell = state.hexes.get(k) || {};
+      const unit = unitsAt.get(k) || null;
+      this.renderHex(g, hex, cell, unit, state, ui);
+    }
+  }
+
+  renderHex(g, hex, cell, unit, state, ui) {
+    const c = this.content;
+    const terrain = cell.terrain ? c.terrain.get(cell.terrain) : null;
+    const obstacle = cell.obstacle ? c.obstacles.get(cell.obstacle) : null;
+    const classes = ['hex', `t-${terrain?.style || (cell.terrain ? 'unknown' : 'open')}`];
+    if (terrain?.winter) classes.push('snow');
+    if (hex.sections.length > 1) classes.push('straddle');
+    const selected = ui.selected && ui.selected.row === hex.row && ui.selected.col === hex.col;
+    if (selected) classes.push('selected');
+    if (unit && unit.id === state.attacker) classes.push('is-attacker');
+    if (unit && unit.id === state.target) classes.push('is-target');
+    g.setAttribute('class', classes.join(' '));
+    g.setAttribute('aria-pressed', selected ? 'true' : 'false');
+
+    const parts = [s('polygon', {class: 'hex-bg', points: pts()})];
+    if (terrain?.winter) parts.push(s('polygon', {class: 'hex-snow', points: pts(0.96)}));
+    if (obstacle) parts.push(s('polygon', {class: `hex-obstacle o-${obstacle.style}`, points: pts(0.8)}));
+    parts.push(s('text', {class: 'hex-label', y: -22, 'text-anchor': 'middle'}, hex.label));
+    if (cell.terrain) parts.push(s('text', {class: 'hex-terrain', y: -12.5, 'text-anchor': 'middle'}, terrain?.short || cell.terrain));
+    if (cell.obstacle) {
+      const owner = cell.owner ? ` ${cell.owner === 'axis' ? '⚑X' : '⚑A'}` : '';
+      parts.push(s('text', {class: 'hex-obstacle-text', y: 22, 'text-anchor': 'middle'}, (obstacle?.short || cell.obstacle) + owner));
+    }
+    if (unit) parts.push(this.token(unit, state));
+    if (selected) parts.push(s('polygon', {class: 'hex-selected', points: pts(0.9)}));
+    g.replaceChildren(...parts);
+    g.setAttribute('aria-label', this.describe(hex, cell, unit, state));
+  }
+
+  token(unit, state) {
+    const c = this.content;
+    const start = c.startFigures(unit);
+    const g = s('g', {class: `unit side-${unit.side}`});
+    g.append(s('rect', {class: 'unit-body', x: -19, y: -9, width: 38, height: 17, rx: unit.side === 'allies' ? 5 : 1.5}));
+    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
+    const n = Math.max(start, unit.figures);
+    const gap = 6;
+    for (let i = 0; i < n; i++) {
+      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 12.5, r: 2.3}));
+    }
+    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -19, y: -9, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
+    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: 24, y: 12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
+    const role = unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : null;
+    if (role) {
+      g.append(s('circle', {class: `role role-${role}`, cx: 19, cy: -9, r: 6.5}));
+      g.append(s('text', {class: 'role-text', x: 19, y: -9, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
+    }
+    return g;
+  }
+
+  describe(hex, cell, unit, state) {
+    const c = this.content;
+    const bits = [hex.label];
+    bits.push(cell.terrain ? c.name(cell.terrain) : 'countryside');
+    if (cell.obstacle) bits.push(c.name(cell.obstacle) + (cell.owner ? ` (${cell.owner})` : ''));
+    if (unit) {
+      let text = `${c.sideName(unit.side)} ${c.unitName(unit)}, ${unit.figures} of ${c.startFigures(unit)} figures`;
+      if (unit.badges.length) text += `, ${unit.badges.map((b) => c.name(b)).join(', ')}`;
+      if (unit.id === state.attacker) text += ', attacker';
+      if (unit.id === state.target) text += ', target';
+      bits.push(text);
+    }
+    if (hex.sections.length > 1) bits.push(`on the ${hex.sections.join('/')} section line`);
+    return bits.join('; ');
+  }
+
+  // -- overlays ----------------------------------------------------------------------------------
+  centre(p) { return [this.x(p.col), this.y(p.row)]; }
+
+  hexShape(p, cls, scale = 1) {
+    const [x, y] = this.centre(p);
+    return s('polygon', {class: cls, points: pts(scale), transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})`});
+  }
+
+  /** Line of sight, retreat options, re-supply targets and an error hex, drawn over the board. */
+  setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null, errorHex = null} = {}) {
+    const parts = [];
+    if (los && from && to) {
+      const seen = new Set();
+      for (const p of los.crossed || []) { parts.push(this.hexShape(p, 'los-crossed', 0.97)); seen.add(key(p.row, p.col)); }
+      for (const pair of los.edges || []) {
+        for (const p of Array.isArray(pair) ? pair : [pair.a, pair.b, ...(pair.hexes || [])]) {
+          if (p && !seen.has(key(p.row, p.col))) { parts.push(this.hexShape(p, 'los-edge', 0.97)); seen.add(key(p.row, p.col)); }
+        }
+      }
+      for (const p of los.blocked_by || []) {
+        parts.push(this.hexShape(p, 'los-blocked', 0.97));
+        const [x, y] = this.centre(p);
+        parts.push(s('text', {class: 'los-x', x, y: y + 1, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '✕'));
+      }
+      const [x1, y1] = this.centre(from);
+      const [x2, y2] = this.centre(to);
+      const cls = los.clear ? 'los-line clear' : 'los-line blocked';
+      parts.push(s('line', {class: `${cls} halo`, x1, y1, x2, y2}), s('line', {class: cls, x1, y1, x2, y2, 'data-los': los.clear ? 'clear' : 'blocked'}));
+      parts.push(s('circle', {class: 'los-end', cx: x1, cy: y1, r: 3.5}), s('circle', {class: 'los-end', cx: x2, cy: y2, r: 3.5}));
+    }
+    if (retreat && retreatFrom) {
+      const ends = new Map();
+      retreat.options.forEach((opt, i) => {
+        const k = key(opt.end.row, opt.end.col);
+        const prev = ends.get(k);
+        if (!prev || opt.figures_lost < prev.opt.figures_lost) ends.set(k, {opt, i});
+      });
+      retreat.options.forEach((opt, i) => {
+        const pointsList = [retreatFrom, ...(opt.path || [])].map((p) => this.centre(p).map((v) => v.toFixed(1)).join(',')).join(' ');
+        const on = highlight === i;
+        parts.push(s('polyline', {class: on ? 'retreat-path on' : 'retreat-path', points: pointsList}));
+      });
+      for (const {opt, i} of ends.values()) {
+        const on = highlight === i;
+        parts.push(this.hexShape(opt.end, on ? 'retreat-end on' : 'retreat-end', 0.86));
+        const [x, y] = this.centre(opt.end);
+        const lost = opt.figures_lost ? `−${opt.figures_lost}` : '0';
+        parts.push(s('text', {class: 'retreat-text', x, y: y - 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, lost));
+      }
+    }
+    if (resupply) {
+      for (const t of resupply) {
+        parts.push(this.hexShape(t.hex, 'resupply-hex', 0.86));
+        const [x, y] = this.centre(t.hex);
+        parts.push(s('text', {class: 'resupply-text', x, y: y - 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `+${t.max_figures}`));
+      }
+    }
+    if (errorHex) parts.push(this.hexShape(errorHex, 'error-hex', 0.95));
+    this.overlay.replaceChildren(...parts);
+  }
+
+  // -- zoom and scrolling ----------------------------------------------------------------------
+  fitScale() {
+    const avail = Math.max(200, this.wrap.clientWidth - 2);
+    return avail / this.width;
+  }
+
+  /** A comfortable default: the whole board when its hexes stay thumb-sized, else hexes of
+   * at least 44 px with the board scrolling sideways. */
+  defaultScale() {
+    const fit = this.fitScale();
+    const coarse = window.matchMedia('(pointer: coarse)').matches || window.innerWidth < 700;
+    return coarse ? Math.max(fit, MIN_TAP_PX / W) : Math.min(Math.max(fit, 0.55), 1.6);
+  }
+
+  applyZoom() {
+    if (!this.board) return;
+    const scale = this.zoom ?? this.defaultScale();
+    this.svg.setAttribute('width', Math.round(this.width * scale));
+    this.svg.setAttribute('height', Math.round(this.height * scale));
+    this.scale = scale;
+    return scale;
+  }
+
+  zoomBy(factor) {
+    const before = this.scale || this.defaultScale();
+    const cx = (this.wrap.scrollLeft + this.wrap.clientWidth / 2) / before;
+    const cy = (this.wrap.scrollTop + this.wrap.clientHeight / 2) / before;
+    this.zoom = factor === 0 ? this.fitScale() : Math.min(3, Math.max(0.3, before * factor));
+    const after = this.applyZoom();
+    this.wrap.scrollLeft = cx * after - this.wrap.clientWidth / 2;
+    this.wrap.scrollTop = cy * after - this.wrap.clientHeight / 2;
+  }
+
+  /** Scroll so that the given hexes are in view (the attacker and the target). */
+  reveal(points) {
+    if (!points.length || !this.scale) return;
+    const xs = points.map((p) => this.x(p.col) * this.scale);
+    const mid = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const left = this.wrap.scrollLeft;
+    const visible = (x) => x > left + 30 && x < left + this.wrap.clientWidth - 30;
+    if (!xs.every(visible)) this.wrap.scrollLeft = mid - this.wrap.clientWidth / 2;
+  }
+
+  // -- keyboard ----------------------------------------------------------------------------------
+  setCursor(row, col, focus = true) {
+    const next = this.cells.get(key(row, col));
+    if (!next) return false;
+    if (this.cursor && this.cursor !== next.g) this.cursor.setAttribute('tabindex', '-1');
+    next.g.setAttribute('tabindex', '0');
+    this.cursor = next.g;
+    if (focus) next.g.focus({preventScroll: false});
+    return true;
+  }
+
+  focusHex(row, col) { this.setCursor(row, col, true); }
+
+  activate(row, col) {
+    this.setCursor(row, col, false);
+    this.handlers.onActivate(row, col);
+  }
+
+  onKey(event) {
+    const g = event.target.closest?.('.hex');
+    if (!g) return;
+    const row = Number(g.dataset.row);
+    const col = Number(g.dataset.col);
+    const tryMove = (...candidates) => candidates.some(([r, c]) => this.setCursor(r, c));
+    const upDown = (dr) => {
+      // Alternate the half-column step so repeated up/down keeps to one visual column.
+      const step = row % 2 === 0 ? -1 : 1;
+      return tryMove([row + dr, col + step], [row + dr, col - step]);
+    };
+    const rowHexes = () => this.board.hexes.filter((x) => x.row === row);
+    let handled = true;
+    switch (event.key) {
+      case 'ArrowLeft': tryMove([row, col - 2]); break;
+      case 'ArrowRight': tryMove([row, col + 2]); break;
+      case 'ArrowUp': upDown(-1); break;
+      case 'ArrowDown': upDown(1); break;
+      case 'Home': { const r = rowHexes(); this.setCursor(row, r[0].col); break; }
+      case 'End': { const r = rowHexes(); this.setCursor(row, r[r.length - 1].col); break; }
+      case 'Enter':
+      case ' ':
+        this.activate(row, col);
+        break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  }
+}

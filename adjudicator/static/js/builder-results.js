@@ -1,0 +1,246 @@
+// The ruling panel: legality and every reason, dice with the breakdown (each step linked to its
+// rule page), the faces that hit, exact odds as small inline-SVG bar charts, line of sight,
+// retreat options per number of flags, take ground / overrun, and re-supply.
+
+import {h, s, pct, signed} from './builder-dom.js';
+
+// -- die faces (our own little drawings) ------------------------------------------------------
+const FACE_DRAW = {
+  infantry: () => [s('path', {d: 'M4 13a6 6 0 0 1 12 0z'}), s('rect', {x: 2.5, y: 12.5, width: 15, height: 2.2, rx: 1})],
+  armor: () => [s('rect', {x: 3, y: 9, width: 14, height: 5, rx: 1.5}), s('rect', {x: 6, y: 6, width: 6, height: 3.5, rx: 1}),
+    s('rect', {x: 11.5, y: 6.9, width: 6.5, height: 1.4}), s('rect', {x: 2.5, y: 14, width: 15, height: 2.5, rx: 1.2})],
+  grenade: () => [s('circle', {cx: 9, cy: 12, r: 5}), s('rect', {x: 7.5, y: 4.5, width: 3, height: 3}), s('path', {d: 'M10.5 5.5l4-2 .8 1.4-4 2z'})],
+  star: () => [s('path', {d: 'M10 2.5l2.2 4.9 5.3.5-4 3.6 1.2 5.2L10 14l-4.7 2.7 1.2-5.2-4-3.6 5.3-.5z'})],
+  flag: () => [s('rect', {x: 4, y: 3, width: 1.6, height: 14}), s('path', {d: 'M5.6 3.5h10l-2.6 3.2 2.6 3.3h-10z'})],
+};
+
+export function faceIcon(face) {
+  const draw = FACE_DRAW[face];
+  return s('svg', {class: `face face-${face}`, viewBox: '0 0 20 20', width: 20, height: 20, 'aria-hidden': 'true'},
+    ...(draw ? draw() : [s('circle', {cx: 10, cy: 10, r: 6})]));
+}
+
+function dieIcons(n) {
+  const shown = Math.min(n, 12);
+  return h('span', {class: 'dice-row', 'aria-hidden': 'true'},
+    Array.from({length: shown}, () => s('svg', {class: 'die', viewBox: '0 0 20 20', width: 22, height: 22},
+      s('rect', {x: 1.5, y: 1.5, width: 17, height: 17, rx: 4}), s('circle', {cx: 10, cy: 10, r: 2.2}))));
+}
+
+// -- charts -------------------------------------------------------------------------------------
+/** A small bar chart of a probability distribution (index = count). */
+export function barChart(values, {label, unit, accent = 'bar'}) {
+  const n = values.length;
+  const bw = 26;
+  const gap = 6;
+  const top = 16;
+  const height = 64;
+  const width = n * (bw + gap) + gap;
+  const max = Math.max(...values, 1e-9);
+  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 16}`, role: 'img',
+    'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}`).join(', ')}`});
+  values.forEach((v, i) => {
+    const bh = Math.max(v > 0 ? 1.5 : 0, (v / max) * height);
+    const x = gap + i * (bw + gap);
+    svg.append(
+      s('rect', {class: `chart-bar ${accent}`, x, y: top + height - bh, width: bw, height: bh, rx: 2}),
+      s('text', {class: 'chart-value', x: x + bw / 2, y: top + height - bh - 4, 'text-anchor': 'middle'}, pct(v)),
+      s('text', {class: 'chart-axis', x: x + bw / 2, y: top + height + 12, 'text-anchor': 'middle'}, String(i)),
+    );
+  });
+  svg.append(s('line', {class: 'chart-base', x1: 0, x2: width, y1: top + height, y2: top + height}));
+  return h('figure', {class: 'chart-figure'}, svg, h('figcaption', {}, label));
+}
+
+// -- helpers ------------------------------------------------------------------------------------
+function ruleLink(content, id, text) {
+  const url = id ? content.ruleUrl(id) : null;
+  const label = text || (id ? content.name(id) : '');
+  return url ? h('a', {href: url, class: 'rule-link'}, label) : h('span', {}, label);
+}
+
+function reasonItem(content, reason) {
+  if (typeof reason === 'string') return h('li', {}, reason);
+  const text = reason.text || reason.message || reason.reason || '';
+  return h('li', {}, text, reason.rule ? [' ', h('span', {class: 'cite'}, '(', ruleLink(content, reason.rule), ')')] : null);
+}
+
+function section(title, ...children) {
+  return h('section', {class: 'r-section'}, h('h3', {}, title), ...children);
+}
+
+function errorBox(error, context) {
+  return h('div', {class: 'r-error', role: 'alert'},
+    h('strong', {}, context ? `${context}: ` : ''), error.message,
+    error.field ? h('span', {class: 'r-field'}, ` (field ${error.field})`) : null);
+}
+
+function unitLabel(content, unit, board) {
+  if (!unit) return '';
+  const hex = board.hexes.find((x) => x.row === unit.row && x.col === unit.col);
+  return `${content.sideName(unit.side)} ${content.unitName(unit)} at ${hex ? hex.label : `${unit.row},${unit.col}`}`;
+}
+
+export function hexLabel(board, p) {
+  const hex = board.hexes.find((x) => x.row === p.row && x.col === p.col);
+  return hex ? hex.label : `(${p.row},${p.col})`;
+}
+
+// -- the panel ----------------------------------------------------------------------------------
+/**
+ * Render the ruling. `r` holds the latest API answers: {battle, los, retreat, resupply} each
+ * {ok, data} or {ok: false, error}, or undefined while not asked.
+ */
+export function renderRuling(root, {r, state, content, board, attacker, target, supplier, onFlags, onHighlight, pending}) {
+  const out = [];
+  const verdict = h('div', {class: 'r-status', id: 'verdict', 'aria-live': 'polite'});
+  out.push(verdict);
+
+  if (!attacker || !target) {
+    verdict.classList.add('idle');
+    verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
+      h('p', {class: 'r-sub'}, 'Place two units of opposite sides: the first becomes the attacker, the second the target. Select a unit to change its role.'));
+  } else if (r.battle && !r.battle.ok) {
+    verdict.classList.add('error');
+    verdict.append(h('p', {class: 'r-verdict'}, 'No ruling for this board'), errorBox(r.battle.error));
+  } else if (r.battle?.ok) {
+    renderBattle(out, verdict, r, {state, content, board, attacker, target, onFlags, onHighlight});
+  } else {
+    verdict.classList.add('idle');
+    verdict.append(h('p', {class: 'r-verdict'}, 'Working it out…'));
+  }
+  if (pending) verdict.classList.add('pending');
+
+  if (supplier) out.push(renderResupply(r.resupply, {content, board, state, supplier}));
+  root.replaceChildren(...out);
+}
+
+function renderBattle(out, verdict, r, {state, content, board, attacker, target, onFlags, onHighlight}) {
+  const b = r.battle.data;
+  const dice = Number(b.dice) || 0;
+  verdict.classList.add(b.legal ? 'legal' : 'illegal');
+  verdict.dataset.legal = b.legal ? 'true' : 'false';
+  const range = b.distance != null ? `range ${b.distance}` : '';
+  const kind = b.close_assault ? 'close assault' : 'ranged fire';
+  const losText = !b.line_of_sight ? '' : b.line_of_sight.needed === false ? 'no line of sight needed'
+    : b.line_of_sight.clear ? 'line of sight clear' : 'no line of sight';
+  verdict.append(
+    h('p', {class: 'r-verdict'}, b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
+    h('p', {class: 'r-sub'}, `${unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
+    h('p', {class: 'r-meta'}, [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '', h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
+  );
+
+  if (!b.legal && b.why_not?.length) {
+    out.push(section('Why not', h('ul', {class: 'why-not'}, b.why_not.map((x) => reasonItem(content, x)))));
+  }
+
+  if (b.breakdown?.length) {
+    const rows = b.breakdown.map((step, i) => h('tr', {},
+      h('td', {class: 'step-dice'}, step.dice == null ? '' : i === 0 ? String(step.dice) : signed(step.dice)),
+      h('td', {}, step.text || '', ' ', step.rule ? h('span', {class: 'cite'}, ruleLink(content, step.rule)) : null)));
+    rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)), h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
+    out.push(section('How many dice', h('table', {class: 'breakdown'},
+      h('caption', {class: 'visually-hidden'}, 'Battle dice breakdown'),
+      h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Dice'), h('th', {scope: 'col'}, 'Why'))),
+      h('tbody', {}, rows))));
+  }
+
+  if (b.hit_symbols?.length) {
+    out.push(section('Hits on',
+      h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
+      b.flags_ignored ? h('p', {class: 'r-note'}, `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
+  }
+
+  const p = b.probabilities;
+  if (b.legal && p && Array.isArray(p.hits)) {
+    const facts = h('dl', {class: 'odds-facts'},
+      h('dt', {}, 'Expected hits'), h('dd', {}, typeof p.expected_hits === 'number' ? p.expected_hits.toFixed(2) : '–'),
+      h('dt', {}, 'At least one hit'), h('dd', {}, pct(1 - (p.hits[0] ?? 0))),
+      h('dt', {}, 'Target eliminated'), h('dd', {}, pct(p.eliminate)));
+    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', unit: 'hit'}));
+    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', unit: 'flag', accent: 'bar flag'}));
+    out.push(section('Odds', facts, charts));
+  }
+
+  if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
+  else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', errorBox(r.los.error)));
+
+  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag}));
+
+  const after = [];
+  if (b.take_ground != null) after.push(h('li', {}, b.take_ground ? 'If the target\'s hex is vacated, the attacker may take ground.' : 'No take ground after this battle.'));
+  if (b.overrun != null) after.push(h('li', {}, b.overrun ? 'Armor overrun: after taking ground it may battle again.' : 'No armor overrun.'));
+  if (after.length) out.push(section('After the battle', h('ul', {class: 'after'}, after)));
+}
+
+function renderLos(los, {content, board}) {
+  const items = [h('p', {class: los.clear ? 'good' : 'bad'}, los.clear ? 'Clear: nothing between them blocks the line.' : 'Blocked.')];
+  if (los.blocked_by?.length) {
+    items.push(h('ul', {class: 'blockers'}, los.blocked_by.map((x) => h('li', {},
+      h('strong', {}, hexLabel(board, x)), ': ', x.reason_text || (content.kinds[x.reason] ? ruleLink(content, x.reason) : x.reason || ''),
+      x.rule ? [' ', h('span', {class: 'cite'}, ruleLink(content, x.rule))] : null))));
+  }
+  if (los.crossed?.length) items.push(h('p', {class: 'r-note'}, `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
+  if (los.edges?.length) items.push(h('p', {class: 'r-note'}, `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
+  items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
+  return section('Line of sight', ...items);
+}
+
+function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag}) {
+  const max = content.limits.max_flags;
+  const picker = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Flags rolled'},
+    Array.from({length: max}, (_, i) => i + 1).map((n) => h('button', {
+      type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false',
+      onclick: () => onFlags(n), text: `${n} flag${n === 1 ? '' : 's'}`,
+    })));
+  const parts = [picker];
+  if (!result) {
+    parts.push(h('p', {class: 'r-note'}, 'Working it out…'));
+  } else if (!result.ok) {
+    if (!result.aborted) parts.push(errorBox(result.error));
+  } else {
+    const d = result.data;
+    const facts = [];
+    if (d.flags_ignored) facts.push(`${d.flags_ignored} flag${d.flags_ignored === 1 ? '' : 's'} ignored`);
+    if (d.moves_required != null) facts.push(`${d.moves_required} hex${d.moves_required === 1 ? '' : 'es'} back`);
+    if (perFlag && perFlag !== 1) facts.push(`${perFlag} hexes per flag`);
+    parts.push(h('p', {class: 'r-meta'}, `${unitLabel(content, target, board)}: ${facts.join(' · ') || 'no retreat needed'}`));
+    if (d.eliminated) parts.push(h('p', {class: 'bad strong'}, 'The target is eliminated: it has nowhere to go and too few figures.'));
+    else if (d.min_figures_lost) parts.push(h('p', {class: 'bad'}, `At least ${d.min_figures_lost} figure${d.min_figures_lost === 1 ? '' : 's'} lost.`));
+    if (d.options?.length) {
+      parts.push(h('ol', {class: 'retreat-options'}, d.options.map((opt, i) => h('li', {},
+        h('button', {
+          type: 'button', class: 'option',
+          onmouseenter: () => onHighlight(i), onfocus: () => onHighlight(i), onmouseleave: () => onHighlight(null), onblur: () => onHighlight(null),
+          onclick: () => onHighlight(i),
+        },
+        h('span', {}, `To ${hexLabel(board, opt.end)}`, opt.path?.length > 1 ? h('span', {class: 'muted'}, ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
+        h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'}, opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
+    } else if (d.moves_required) {
+      parts.push(h('p', {class: 'r-note'}, 'No hex to retreat to.'));
+    }
+  }
+  parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'retreat', 'The retreat rule')));
+  return section('Retreat', ...parts);
+}
+
+function renderResupply(result, {content, board, state, supplier}) {
+  const parts = [h('p', {class: 'r-meta'}, `${unitLabel(content, supplier, board)} re-supplying adjacent units`)];
+  if (!result) parts.push(h('p', {class: 'r-note'}, 'Working it out…'));
+  else if (!result.ok) { if (!result.aborted) parts.push(errorBox(result.error)); }
+  else {
+    const d = result.data;
+    if (!d.legal) parts.push(h('p', {class: 'bad'}, 'Not allowed now.'), h('ul', {class: 'why-not'}, (d.why_not || []).map((x) => reasonItem(content, x))));
+    if (d.targets?.length) {
+      parts.push(h('ul', {class: 'resupply-targets'}, d.targets.map((t) => {
+        const unit = state.units.find((u) => u.id === t.unit);
+        return h('li', {}, `${unitLabel(content, unit, board) || t.unit}: up to +${t.max_figures}`);
+      })));
+    } else if (d.legal) {
+      parts.push(h('p', {class: 'r-note'}, 'No weakened friendly unit is adjacent.'));
+    }
+    if (d.supplier_figures != null) parts.push(h('p', {class: 'r-note'}, `The supplier has ${d.supplier_figures} figure${d.supplier_figures === 1 ? '' : 's'} to hand over.`));
+  }
+  parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'resupply', 'The re-supply rule')));
+  return section('Re-supply', ...parts);
+}

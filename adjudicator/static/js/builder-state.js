@@ -1,0 +1,204 @@
+// The builder's situation: the document the API takes (shared/spec/api.md) plus the selection
+// (attacker, target, cards, flags, title), and its compact encoding in the URL.
+//
+// Share-link format (version 1). The fragment is either
+//   #z=<base64url(deflate-raw(JSON))>   (when the browser has CompressionStream), or
+//   #s=<base64url(UTF-8 JSON)>
+// where JSON is a compact form of the situation:
+//   {"v": 1,
+//    "b": board            (omitted: "standard"),
+//    "s": bottom side      (omitted: "allies"),
+//    "r": [rule ids],
+//    "h": [[row, col, terrain, obstacle, owner]]                     trailing "" trimmed,
+//    "u": [[id, side, type, row, col, figures, start, badges, nation, moved]]
+//         start 0 = the type's standard count, badges joined with "+", "" / 0 trimmed at the end,
+//    "a": attacker id, "t": target id, "c": command card, "k": combat card, "f": retreat flags,
+//    "n": title}
+// Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
+
+export const EMPTY = Object.freeze({
+  board: 'standard', bottom_side: 'allies', rules: [], hexes: [], units: [],
+  attacker: null, target: null, card: null, combat_card: null, flags: 1, title: '',
+});
+
+export const key = (row, col) => `${row},${col}`;
+
+/** A fresh, mutable state. Hexes live in a Map keyed "row,col". */
+export function newState(from = EMPTY) {
+  const state = {
+    board: from.board || 'standard',
+    bottom_side: from.bottom_side || 'allies',
+    rules: [...(from.rules || [])],
+    hexes: new Map(),
+    units: [],
+    attacker: from.attacker ?? null,
+    target: from.target ?? null,
+    card: from.card ?? null,
+    combat_card: from.combat_card ?? null,
+    flags: from.flags || 1,
+    title: from.title || '',
+  };
+  for (const item of from.hexes || []) {
+    if (!item || typeof item !== 'object') continue;
+    const cell = {terrain: item.terrain || null, obstacle: item.obstacle || null, owner: item.owner || null};
+    if (cell.terrain || cell.obstacle) state.hexes.set(key(item.row, item.col), cell);
+  }
+  for (const u of from.units || []) {
+    if (!u || typeof u !== 'object') continue;
+    state.units.push({
+      id: String(u.id), side: u.side, type: u.type, row: u.row, col: u.col,
+      figures: u.figures, start_figures: u.start_figures ?? null,
+      badges: Array.isArray(u.badges) ? [...u.badges] : [], nation: u.nation || null, moved: u.moved || 0,
+    });
+  }
+  return state;
+}
+
+/** The situation document for the API. */
+export function situationDoc(state) {
+  const hexes = [];
+  for (const [k, cell] of state.hexes) {
+    if (!cell.terrain && !cell.obstacle) continue;
+    const [row, col] = k.split(',').map(Number);
+    const item = {row, col};
+    if (cell.terrain) item.terrain = cell.terrain;
+    if (cell.obstacle) item.obstacle = cell.obstacle;
+    if (cell.owner) item.owner = cell.owner;
+    hexes.push(item);
+  }
+  hexes.sort((a, b) => a.row - b.row || a.col - b.col);
+  const units = state.units.map((u) => {
+    const out = {id: u.id, side: u.side, type: u.type, row: u.row, col: u.col, figures: u.figures};
+    if (u.start_figures) out.start_figures = u.start_figures;
+    if (u.badges.length) out.badges = [...u.badges];
+    if (u.nation) out.nation = u.nation;
+    if (u.moved) out.moved = u.moved;
+    return out;
+  });
+  const doc = {board: state.board, bottom_side: state.bottom_side, hexes, units};
+  if (state.rules.length) doc.rules = [...state.rules];
+  return doc;
+}
+
+/** Situation plus selection: what "Save" posts and a saved situation returns. */
+export function savedDoc(state) {
+  const doc = situationDoc(state);
+  for (const name of ['attacker', 'target', 'card', 'combat_card']) if (state[name]) doc[name] = state[name];
+  if (state.flags && state.flags !== 1) doc.flags = state.flags;
+  if (state.title.trim()) doc.title = state.title.trim();
+  return doc;
+}
+
+function trim(list, empties) {
+  const out = [...list];
+  while (out.length && empties.includes(out[out.length - 1])) out.pop();
+  return out;
+}
+
+export function compact(state) {
+  const doc = situationDoc(state);
+  const c = {v: 1};
+  if (doc.board !== 'standard') c.b = doc.board;
+  if (doc.bottom_side !== 'allies') c.s = doc.bottom_side;
+  if (doc.rules) c.r = doc.rules;
+  if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
+  if (doc.units.length) {
+    c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
+      (u.badges || []).join('+'), u.nation || '', u.moved || 0], ['', 0]));
+  }
+  if (state.attacker) c.a = state.attacker;
+  if (state.target) c.t = state.target;
+  if (state.card) c.c = state.card;
+  if (state.combat_card) c.k = state.combat_card;
+  if (state.flags && state.flags !== 1) c.f = state.flags;
+  if (state.title.trim()) c.n = state.title.trim();
+  return c;
+}
+
+export function expand(c) {
+  if (!c || typeof c !== 'object' || c.v !== 1) throw new Error('unknown link version');
+  const list = (x) => (Array.isArray(x) ? x : []);
+  return {
+    board: c.b || 'standard',
+    bottom_side: c.s || 'allies',
+    rules: list(c.r).map(String),
+    hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain, obstacle, owner})),
+    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved]) => ({
+      id, side, type, row, col, figures,
+      start_figures: start || null,
+      badges: badges ? String(badges).split('+').filter(Boolean) : [],
+      nation: nation || null, moved: moved || 0,
+    })),
+    attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
+    flags: c.f || 1, title: c.n || '',
+  };
+}
+
+// -- base64url and deflate --------------------------------------------------------------------
+
+function toBase64url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text) {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '==='.slice((b64.length + 3) % 4));
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}
+
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+const canDeflate = typeof CompressionStream === 'function' && typeof DecompressionStream === 'function';
+
+/** The URL fragment (without '#') that reproduces the state. */
+export async function encodeFragment(state) {
+  const bytes = new TextEncoder().encode(JSON.stringify(compact(state)));
+  if (canDeflate) {
+    try {
+      return `z=${toBase64url(await pipe(bytes, new CompressionStream('deflate-raw')))}`;
+    } catch { /* fall through to the plain form */ }
+  }
+  return `s=${toBase64url(bytes)}`;
+}
+
+/** The state a fragment encodes, null when there is none; throws on a damaged link. */
+export async function decodeFragment(fragment) {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  let bytes;
+  if (params.get('z')) {
+    if (!canDeflate) throw new Error('this browser cannot read compressed links');
+    bytes = await pipe(fromBase64url(params.get('z')), new DecompressionStream('deflate-raw'));
+  } else if (params.get('s')) {
+    bytes = fromBase64url(params.get('s'));
+  } else {
+    return null;
+  }
+  return expand(JSON.parse(new TextDecoder().decode(bytes)));
+}
+
+// -- unit helpers -----------------------------------------------------------------------------
+
+/** Next free unit id: u1, u2, ... */
+export function nextUnitId(state) {
+  let n = 0;
+  for (const u of state.units) {
+    const m = /^u(\d+)$/.exec(u.id);
+    if (m) n = Math.max(n, Number(m[1]));
+  }
+  let id = `u${n + 1}`;
+  while (state.units.some((u) => u.id === id)) id = `u${++n + 1}`;
+  return id;
+}
+
+export function unitAt(state, row, col) {
+  return state.units.find((u) => u.row === row && u.col === col) || null;
+}
+
+export function unitById(state, id) {
+  return state.units.find((u) => u.id === id) || null;
+}
