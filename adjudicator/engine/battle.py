@@ -147,6 +147,12 @@ class _Assessor:
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, special rules, nation)."""
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
+        card = self.rulebook.rules.get(self.card) if self.card else None
+        if (isinstance(card, CardRules) and card.move_and_battle is not None and card.move_and_battle > limit
+                and self.card_orders(card)):
+            limit, source = card.move_and_battle, str(self.card)
+            self.notes.append(Reason(source, f"{self.name(source)}: the unit it orders may move up to "
+                                             f"{_plural(limit, 'hex')} and still battle"))
         for rule_id, rules in special_rules_in_effect(self.situation, self.rulebook):
             for move_limit in rules.move_limits:
                 if (self.a_class in move_limit.unit_classes and move_limit.move_and_battle is not None
@@ -155,16 +161,26 @@ class _Assessor:
                     limit, source = move_limit.move_and_battle, rule_id
         if self.close:
             for nation_id, nation in self.nations():
-                value = nation.close_assault_move_and_battle
-                if value is not None and value > limit and self.a_class == "infantry":
+                value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
+                if value is not None and value > limit and (not classes or self.a_class in classes):
                     limit, source = value, nation_id
-                    self.notes.append(Reason(nation_id, f"{self.name(nation_id)}: infantry may move {value} hexes "
+                    who = "/".join(classes) if classes else "its units"
+                    self.notes.append(Reason(nation_id, f"{self.name(nation_id)}: {who} may move {value} hexes "
                                                         "and still close-assault"))
         if self.attacker.moved > limit:
             how = ("may not move and battle in the same turn" if limit == 0
                    else f"may move at most {_plural(limit, 'hex')} and still battle")
             self.why_not.append(Reason(source, f"{self.a_name} {how} ({self.name(source)}); "
                                                f"it moved {_plural(self.attacker.moved, 'hex')}"))
+
+    def card_orders(self, card: CardRules) -> bool:
+        """Whether the command card may order the attacker (its unit lists, then its classes)."""
+        ids = {self.attacker.profile, self.attacker.type}
+        if ids & set(card.excludes_units):
+            return False
+        if ids & set(card.orders_units):
+            return True
+        return not card.orders_unit_classes or self.a_class in card.orders_unit_classes
 
     def check_own_hex(self) -> None:
         """Terrain of the attacker's hex that forbids battling (entering it, being in it)."""
@@ -374,6 +390,11 @@ class _Assessor:
                                               f"-{_plural(amount)}", -amount))
         return amount
 
+    def rule_in_effect(self, rule: str) -> bool:
+        """``rule`` is a situation ``rules`` id, or the content id of the entry that defines one."""
+        situation_id = getattr(self.rulebook.rules.get(rule), "situation_id", None)
+        return self.situation.rule(rule) or (bool(situation_id) and self.situation.rule(situation_id))
+
     def nations(self) -> list[tuple[str, NationRules]]:
         nation = self.attacker.nation
         if not nation:
@@ -383,7 +404,7 @@ class _Assessor:
             rules = self.rulebook.rules[entry_id]
             if not isinstance(rules, NationRules) or nation not in rules.nation_codes:
                 continue
-            if rules.requires_rule and rules.requires_rule not in self.situation.rules_in_effect:
+            if rules.requires_rule and not self.rule_in_effect(rules.requires_rule):
                 continue
             found.append((entry_id, rules))
         return found

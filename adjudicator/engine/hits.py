@@ -14,6 +14,8 @@ from adjudicator.engine.situation import Situation, Unit, situation_rule_ids
 
 DICE_RULE = "range_and_dice"
 """The core entry that defines the battle die (``die_faces``)."""
+HIT_RULES = ("resolving_hits", DICE_RULE)
+"""Core entries on which faces hit what, most specific first (the first that exists is cited)."""
 ALWAYS_HITS = "grenade"
 STAR = "star"
 FLAG = "flag"
@@ -86,7 +88,8 @@ def hit_symbols(
 
     if ALWAYS_HITS in faces:
         hits.add(ALWAYS_HITS)
-        reasons.append(Reason(DICE_RULE, f"A {ALWAYS_HITS} scores a hit on any unit"))
+        cite = next(r for r in HIT_RULES if r in rulebook.kinds)
+        reasons.append(Reason(cite, f"A {ALWAYS_HITS} scores a hit on any unit"))
 
     if STAR in faces:
         star = _star_reason(rulebook, attacker, attacker_rules, target, target_rules, card)
