@@ -1,0 +1,347 @@
+"""Search: the index build and its freshness, forgiving queries, the API and the results page."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator import build, db, search
+from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.content.loader import Catalogue, content_dir
+
+NASTY = [
+    "", " ", '"', "'", '"forest', "forest\"", ":", "name:forest", "kind:unit forest", "AND", "OR", "NOT",
+    "-", "*", "?", "forest AND", "AND forest", "(", ")", "((forest", "[forest TO hill]", "~", "forest~2",
+    "^", "forest^10", "\\", "%", "%00", "\x00", "\x00forest", "\u200bforest", "🙂", "🙂🙂 tank", "戦車",
+    "танк в лесу", "دبابة", "ß", "İ", "Ⅻ", "ﬁ", "<script>alert(1)</script>", "&amp;", "a" * 10_000,
+    "forest " * 2_000, "x\ny\tz", "/", "..", "🙂" * 3_000,
+]
+
+
+@pytest.fixture(scope="module")
+def index(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    instance = tmp_path_factory.mktemp("search")
+    search.build_index(catalogue, instance)
+    return instance
+
+
+def ids(results: search.Results) -> list[str]:
+    return [hit.id for hit in results.hits]
+
+
+# --- building the index ------------------------------------------------------------------------
+
+
+def test_index_build_is_registered_as_a_build_step():
+    assert search.build_index in build.EXTRA_STEPS
+    assert search.index_is_fresh in build.FRESHNESS_CHECKS
+
+
+def test_app_start_builds_the_index_into_instance_index_with_the_content_hash(app):
+    catalogue = app.extensions["catalogue"]
+    meta = search.read_meta(Path(app.instance_path))
+    assert meta is not None
+    assert meta["content_hash"] == catalogue.content_hash
+    assert meta["entries"] == len(catalogue.entries)
+    assert (Path(app.instance_path) / "index" / "CURRENT").is_file()
+
+
+def test_index_is_stale_when_the_content_hash_changes(index, catalogue):
+    assert search.index_is_fresh(catalogue, index)
+    assert not search.index_is_fresh(dataclasses.replace(catalogue, content_hash="0" * 64), index)
+
+
+def test_missing_index_is_not_fresh(tmp_path, catalogue):
+    assert not search.index_is_fresh(catalogue, tmp_path)
+    assert search.opened(tmp_path) is None
+    with pytest.raises(LookupError):
+        search.search(tmp_path, "forest")
+
+
+def test_ensure_built_builds_the_index_once_and_then_leaves_it(tmp_path, catalogue):
+    engine = db.engine_for(f"sqlite:///{tmp_path / 'once.db'}")
+    assert build.ensure_built(catalogue, engine, tmp_path)
+    first = (tmp_path / "index" / "CURRENT").read_text()
+    assert not build.ensure_built(catalogue, engine, tmp_path)
+    assert (tmp_path / "index" / "CURRENT").read_text() == first
+    # The index alone going missing is enough to rebuild it.
+    (tmp_path / "index" / "CURRENT").unlink()
+    assert build.ensure_built(catalogue, engine, tmp_path)
+    assert search.index_is_fresh(catalogue, tmp_path)
+
+
+def test_a_rebuild_swaps_generations_and_workers_reopen(tmp_path, catalogue):
+    first = search.build_index(catalogue, tmp_path)
+    opened_first = search.opened(tmp_path)
+    assert opened_first is not None and opened_first.folder == first
+    assert search.opened(tmp_path) is opened_first  # cached per process
+    second = search.build_index(catalogue, tmp_path)
+    opened_second = search.opened(tmp_path)
+    assert opened_second is not None and opened_second.folder == second
+    assert first.exists(), "the previous generation stays for workers still reading it"
+    third = search.build_index(catalogue, tmp_path)
+    assert not first.exists() and second.exists() and third.exists()
+    assert ids(search.search(tmp_path, "forest", limit=1)) == ["forest"]
+
+
+def test_two_workers_starting_at_once_build_once_and_readers_never_break(tmp_path, catalogue):
+    """Four 'workers' run the start-up build concurrently while a reader keeps searching."""
+    engine = db.engine_for(f"sqlite:///{tmp_path / 'race.db'}")
+    db.create_tables(engine)  # the race under test is the index build, not CREATE TABLE
+    search.build_index(catalogue, tmp_path)  # readers need something to read from the start
+    errors: list[BaseException] = []
+    ran: list[bool] = []
+    stop = threading.Event()
+
+    def worker() -> None:
+        try:
+            ran.append(build.ensure_built(catalogue, engine, tmp_path))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                assert ids(search.search(tmp_path, "bunker", limit=1)) == ["bunker"]
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    watcher = threading.Thread(target=reader)
+    watcher.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    stop.set()
+    watcher.join(60)
+    assert not errors, errors
+    assert ran.count(True) == 1, "exactly one worker builds; the others find it fresh"
+    assert search.index_is_fresh(catalogue, tmp_path)
+    generations = [p for p in (tmp_path / "index").iterdir() if p.is_dir() and not p.name.startswith(".")]
+    assert len(generations) <= 2
+
+
+def test_index_holds_every_entry_with_facets_and_stored_snippet_fields(index, catalogue):
+    generation = search.opened(index)
+    assert generation is not None
+    assert {doc.id for doc in generation.docs.values()} == set(catalogue.entries)
+    forest = next(doc for doc in generation.docs.values() if doc.id == "forest")
+    assert forest.kind == "terrain" and forest.expansion == "base"
+    assert forest.summary == catalogue.entries["forest"].meta.summary
+    assert "**" not in forest.body and "[[" not in forest.body  # plain text, links read as names
+
+
+def test_structured_facts_are_searchable_as_text(catalogue):
+    text = search.facts_text(catalogue.entries["forest"], catalogue)
+    assert "Blocks line of sight: Yes" in text
+    assert "Attacker dice reduction" in text
+
+
+# --- forgiving queries -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("hedgrow", "hedgerow"), ("artilery", "artillery"), ("bunkr", "bunker")])
+def test_a_typo_finds_the_entry_and_suggests_the_spelling(index, typed, meant):
+    results = search.search(index, typed + " ")
+    assert ids(results)[0] == meant
+    assert results.suggestion == meant
+
+
+@pytest.mark.parametrize(
+    ("slang", "entry"),
+    [("tank", "armor"), ("tanks", "armor"), ("arty", "artillery"), ("HT", "half_track"),
+     ("TD", "tank_destroyer"), ("town", "town"), ("woods", "forest"), ("LOS", "line_of_sight"),
+     ("88", "heavy_anti_tank_gun"), ("flak", "heavy_anti_tank_gun"), ("commando", "special_forces")],
+)
+def test_player_slang_finds_the_rule(index, slang, entry):
+    assert ids(search.search(index, slang, limit=3))[0] == entry
+
+
+def test_stemming_matches_other_forms_of_a_word(index):
+    assert ids(search.search(index, "retreating", limit=1)) == ["retreat"]
+    assert search.stems_of("retreating") == search.stems_of("retreat")
+
+
+def test_nothing_found_offers_a_did_you_mean_when_a_word_is_close(index):
+    results = search.search(index, "hedgrow ")
+    assert results.suggestion == "hedgerow"
+    assert search.search(index, "forest").suggestion is None
+    nothing = search.search(index, "qqqqzzzz xxxyyy")
+    assert nothing.hits == () and nothing.suggestion is None
+
+
+def test_synonym_replacements_each_find_something(index):
+    """A synonym pointing at words no entry uses would silently do nothing: catch it."""
+    generation = search.opened(index)
+    assert generation is not None
+    dead = []
+    for key, replacements in generation.synonyms.table.items():
+        for replacement in replacements:
+            stems = search.stems_of(" ".join(replacement))
+            if not all(s in generation.vocabulary.stems for s in stems):
+                dead.append(f"{' '.join(key)} -> {' '.join(replacement)}")
+    assert not dead, f"content/synonyms.yaml replacements no entry contains: {dead}"
+
+
+def test_synonyms_file_is_valid_and_bad_files_are_reported():
+    synonyms = search.Synonyms.load(content_dir() / "synonyms.yaml")
+    assert ("tanks",) in synonyms.table and ("armor",) in synonyms.table[("tanks",)]
+    assert ("half", "track") in synonyms.table[("ht",)]
+    with pytest.raises(ValueError, match="quote the key"):
+        search.Synonyms.parse({"synonyms": {True: ["x"]}})
+    with pytest.raises(ValueError, match="non-empty list"):
+        search.Synonyms.parse({"synonyms": {"tank": []}})
+    with pytest.raises(ValueError, match="'synonyms' mapping"):
+        search.Synonyms.parse(["tank"])
+
+
+@pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
+def test_any_text_is_a_query(index, text):
+    results = search.search(index, text)
+    assert len(results.query) <= search.MAX_QUERY_CHARS
+    assert results.total >= len(results.hits)
+
+
+def test_highlight_escapes_text_and_adds_only_mark_tags():
+    text = "<b>armor</b> & infantry"
+    html = str(search.highlight(text, [(3, 8)]))
+    assert html == "&lt;b&gt;<mark>armor</mark>&lt;/b&gt; &amp; infantry"
+
+
+def test_edit_distance_counts_a_transposition_as_one():
+    assert search.edit_distance("tnaks", "tanks", 2) == 1
+    assert search.edit_distance("hedgrow", "hedgerow", 2) == 1
+    assert search.edit_distance("abc", "xyz", 1) == 2
+
+
+# --- the API -----------------------------------------------------------------------------------
+
+
+def test_api_search_returns_the_contract_fields(client):
+    response = client.get("/api/v1/search?q=forest")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["query"] == "forest"
+    assert data["suggestion"] is None
+    first = data["results"][0]
+    assert {"id", "kind", "name", "url", "snippet", "score"} <= set(first)
+    assert first["id"] == "forest" and first["kind"] == "terrain" and first["url"] == "/rules/terrain/forest"
+    scores = [r["score"] for r in data["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert client.get(first["url"]).status_code == 200
+
+
+def test_api_kind_filter_and_facets(client):
+    data = client.get("/api/v1/search?q=tank&kind=unit&limit=50").get_json()
+    assert data["results"] and all(r["kind"] == "unit" for r in data["results"])
+    assert data["total"] == data["facets"]["kind"]["unit"]
+    assert sum(data["facets"]["kind"].values()) > data["total"]  # other kinds offered with counts
+
+
+@pytest.mark.parametrize(("query", "field"), [("kind=spells", "kind"), ("expansion=moon", "expansion"),
+                                              ("limit=0", "limit"), ("limit=abc", "limit"), ("limit=51", "limit")])
+def test_api_bad_filter_is_400_naming_the_field(client, query, field):
+    response = client.get(f"/api/v1/search?q=forest&{query}")
+    assert response.status_code == 400
+    assert response.get_json()["error"]["field"] == field
+
+
+def test_api_typo_gets_a_suggestion(client):
+    data = client.get("/api/v1/search", query_string={"q": "hedgrow "}).get_json()
+    assert data["suggestion"] == "hedgerow"
+    assert data["results"][0]["id"] == "hedgerow"
+
+
+def test_api_snippets_mark_the_matched_words(client):
+    data = client.get("/api/v1/search?q=bunker").get_json()
+    snippet = data["results"][0]["snippet"]
+    assert "<mark>" in snippet
+    assert set(re.findall(r"</?([a-z]+)", snippet)) <= {"mark"}
+
+
+def test_api_empty_query_is_an_empty_result(client):
+    data = client.get("/api/v1/search?q=").get_json()
+    assert data["results"] == [] and data["total"] == 0
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=400), kind=st.one_of(st.none(), st.text(max_size=12), st.sampled_from(list(KIND_LABELS))))
+def test_no_text_a_user_can_type_breaks_search(app, text, kind):
+    client = app.test_client()
+    params = {"q": text} if kind is None else {"q": text, "kind": kind}
+    page = client.get("/search", query_string=params)
+    api = client.get("/api/v1/search", query_string=params)
+    valid_kind = kind is None or kind.strip() in KIND_LABELS or not kind.strip()
+    assert page.status_code == (200 if valid_kind else 400)
+    assert api.status_code == (200 if valid_kind else 400)
+    if not valid_kind:
+        assert api.get_json()["error"]["field"] == "kind"
+
+
+@pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
+def test_hostile_strings_through_the_page_and_api(client, text):
+    assert client.get("/search", query_string={"q": text}).status_code == 200
+    assert client.get("/api/v1/search", query_string={"q": text}).status_code == 200
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+
+def test_search_page_lists_results_with_kind_badges_and_marked_snippets(client):
+    html = client.get("/search?q=can+tanks+enter+a+bunker").get_data(as_text=True)
+    assert html.index('href="/rules/obstacle/bunker"') < html.index('href="/rules/unit/armor"')
+    assert '<span class="badge kind-obstacle">Obstacle</span>' in html
+    assert "<mark>" in html
+    assert 'value="can tanks enter a bunker"' in html  # the header box keeps the query
+
+
+def test_search_page_escapes_the_query_and_snippets(client):
+    html = client.get("/search", query_string={"q": "<script>alert(1)</script> forest"}).get_data(as_text=True)
+    assert "<script>alert(1)" not in html
+    for snippet in re.findall(r'<p class="snippet">(.*?)</p>', html, re.S):
+        assert set(re.findall(r"</?([a-z]+)", snippet)) <= {"mark"}
+
+
+def test_search_page_offers_did_you_mean(client):
+    html = client.get("/search?q=artilery").get_data(as_text=True)
+    assert "Did you mean" in html and 'href="/search?q=artillery"' in html
+
+
+def test_search_page_facets_filter_by_kind_with_counts(client):
+    html = client.get("/search?q=tank").get_data(as_text=True)
+    assert 'aria-label="Filter by kind"' in html
+    assert re.search(r'href="/search\?q=tank&amp;kind=unit">Units <span class="count">\d+</span>', html)
+    filtered = client.get("/search?q=tank&kind=unit").get_data(as_text=True)
+    kinds = set(re.findall(r'<span class="badge kind-([a-z_]+)">', filtered))
+    assert kinds == {"unit"}
+    assert 'aria-current="page">Units' in filtered
+
+
+def test_search_page_expansion_filter(client):
+    html = client.get("/search?q=bunker&expansion=base").get_data(as_text=True)
+    assert html.count('class="result"') >= 1
+    assert EXPANSIONS["base"] in html
+
+
+def test_search_page_bad_kind_is_a_400_page(client):
+    response = client.get("/search?q=forest&kind=spells")
+    assert response.status_code == 400
+    assert "spells" in response.get_data(as_text=True)
+
+
+def test_search_page_with_no_match_says_so(client):
+    html = client.get("/search?q=qqqqzzzz").get_data(as_text=True)
+    assert "No rule matches" in html
+
+
+def test_every_page_loads_the_search_script(client):
+    html = client.get("/rules/terrain/forest").get_data(as_text=True)
+    assert re.search(r'<script src="/static/js/search.js\?v=\w+" defer></script>', html)
+    assert 'data-search-input' in html
