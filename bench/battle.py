@@ -1,0 +1,88 @@
+"""Benchmark: one full ``/api/v1/battle`` answer (legality, dice, line of sight, odds, flags,
+retreat, take ground), in-process and through the Flask test client.
+
+Prints mean, p50 and p95 in milliseconds; run with ``.venv/bin/python bench/battle.py``. Numbers
+only: no test asserts timings."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+from adjudicator import create_app
+from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.battle import assess_battle, ruling_json
+from adjudicator.engine.los import trace
+from adjudicator.engine.situation import parse_situation
+
+REQUEST: dict[str, Any] = {
+    "board": "standard",
+    "hexes": [
+        {"row": 4, "col": 16, "terrain": "town", "obstacle": "sandbags"},
+        {"row": 5, "col": 13, "terrain": "forest"},
+        {"row": 3, "col": 13, "terrain": "hill"},
+        {"row": 6, "col": 10, "terrain": "hill"},
+        {"row": 2, "col": 16, "terrain": "forest"},
+    ],
+    "units": [
+        {"id": "A", "side": "allies", "type": "armor", "row": 4, "col": 14, "figures": 3, "moved": 2},
+        {"id": "B", "side": "axis", "type": "infantry", "row": 4, "col": 16, "figures": 3, "start_figures": 4},
+        {"id": "C", "side": "axis", "type": "infantry", "row": 3, "col": 17, "figures": 4},
+        {"id": "D", "side": "allies", "type": "infantry", "row": 6, "col": 12, "figures": 4},
+        {"id": "E", "side": "axis", "type": "artillery", "row": 1, "col": 19, "figures": 2},
+    ],
+    "attacker": "A",
+    "target": "B",
+    "card": "armor_assault",
+}
+
+
+def measure(label: str, call: Callable[[], Any], runs: int = 300) -> None:
+    call()  # warm up
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(f"{label}: mean {statistics.fmean(times):.2f} ms, p50 {statistics.median(times):.2f} ms, "
+          f"p95 {p95:.2f} ms ({runs} runs)")
+
+
+def main() -> None:
+    app = create_app({"INSTANCE_PATH": tempfile.mkdtemp(prefix="bench-battle-"), "TESTING": True})
+    rulebook = app.extensions["rulebook"]
+
+    def in_process() -> dict[str, Any]:
+        situation = parse_situation(REQUEST, rulebook)
+        ruling = assess_battle(situation, rulebook, "A", "B", card="armor_assault")
+        after = battle_aftermath(situation, rulebook, ruling, card=ruling.card)
+        return {**ruling_json(situation, rulebook, ruling), **aftermath_json(after)}
+
+    def cold_geometry() -> dict[str, Any]:
+        trace.cache_clear()
+        return in_process()
+
+    client = app.test_client()
+
+    def over_http() -> Any:
+        response = client.post("/api/v1/battle", json=REQUEST)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    answer = over_http()
+    odds = answer["probabilities"] or {}
+    print(f"battle: legal={answer['legal']} dice={answer['dice']} eliminate={odds.get('eliminate')} "
+          f"eliminate_after_retreat={odds.get('eliminate_after_retreat')} "
+          f"retreat options={len(answer['retreat']['options'])}")
+    measure("in-process (warm geometry cache)", in_process)
+    measure("in-process (cold geometry cache)", cold_geometry)
+    measure("test client POST /api/v1/battle", over_http)
+
+
+if __name__ == "__main__":
+    main()
