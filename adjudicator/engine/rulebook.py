@@ -181,6 +181,7 @@ class UnitRules:
     rules_documented: bool = True
     # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
     flags: tuple[FlagRule, ...] = ()
+    cannot_target: tuple[UnitClass, ...] = ()  # target families it may never battle (snipers: armor)
 
 
 @dataclass(frozen=True)
@@ -267,8 +268,8 @@ class NationRules:
     retreat_per_flag: int | None = None
     retreat_unit_classes: tuple[UnitClass, ...] = ()
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
-    close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
     requires_rule: str | None = None
+    close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
 
 
 @dataclass(frozen=True)
