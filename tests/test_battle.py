@@ -160,6 +160,14 @@ def test_french_resistance_may_battle_after_entering_any_terrain(rulebook: Ruleb
     assert any(n.rule == "french_resistance" for n in ruling.notes)
 
 
+def test_a_unit_may_not_target_the_families_its_entry_excludes(rulebook: Rulebook) -> None:
+    snipers = with_rules(rulebook, "sniper", cannot_target=("armor",))
+    sniper = unit("A", "allies", "sniper", 4, 10)
+    ruling = battle(snipers, [sniper, unit("B", "axis", "armor", 4, 14)])
+    assert why_rules(ruling) == ["sniper"]
+    assert battle(snipers, [sniper, unit("B", "axis", "infantry", 4, 14)]).legal
+
+
 def test_supply_truck_never_battles(rulebook: Rulebook) -> None:
     ruling = battle(rulebook, [unit("A", "allies", "supply_truck", 4, 10), unit("B", "axis", "infantry", 4, 12)])
     assert "supply_truck" in why_rules(ruling) and ruling.dice == 0 and ruling.odds is None

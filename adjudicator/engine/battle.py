@@ -143,6 +143,11 @@ class _Assessor:
                                                          "units battle enemy units only"))
         if not self.a_rules.battles:
             self.why_not.append(Reason(self.attacker.profile, f"{self.a_name} never battles"))
+        families = {self.t_rules.unit_class, self.t_rules.targeted_as} & set(self.a_rules.cannot_target)
+        if families:
+            kinds = "/".join(sorted(families))
+            self.why_not.append(Reason(self.attacker.profile, f"{self.a_name} may not battle {kinds} units such as "
+                                                              f"{self.t_name}"))
 
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, special rules, nation)."""
