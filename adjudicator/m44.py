@@ -25,7 +25,14 @@ from typing import Any
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
-from adjudicator.engine.situation import MAX_FIGURES, MAX_HEXES, NATIONS, parse_situation, situation_rule_ids
+from adjudicator.engine.situation import (
+    MAX_FIGURES,
+    MAX_HEXES,
+    NATIONS,
+    parse_situation,
+    resolve_profile,
+    situation_rule_ids,
+)
 
 BOARD_TYPES = {"STANDARD": "standard", "OVERLORD": "overlord", "BRKTHRU": "breakthrough"}
 """``board.type`` values of the editor -> our board kinds."""
@@ -203,6 +210,8 @@ class _Importer:
         badges = self.badges(h, data.get("badge"))
         if badges:
             unit["badges"] = badges
+        profile = self.rulebook.unit(resolve_profile(self.rulebook, unit_type, tuple(badges), nation))
+        unit["figures"] = profile.figures_by_nation.get(nation or "", profile.figures)
         count = data.get("nbr_units")
         if isinstance(count, str) and count.strip().isdigit():
             count = int(count)

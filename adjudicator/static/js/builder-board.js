@@ -16,7 +16,7 @@ const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
   return [R * Math.cos(a), R * Math.sin(a)];
 });
 const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
-export const MIN_TAP_PX = 44;
+export const MIN_TAP_PX = 46;
 
 export class BoardView {
   constructor(svg, wrap, content, handlers) {
@@ -50,18 +50,23 @@ export class BoardView {
     this.height = 2 * BAND + 2 * R + (board.rows - 1) * 1.5 * R;
     this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
     this.svg.setAttribute('aria-label', `${board.kind} board, ${board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
+    // Three layers: the hexes (the tap and focus targets), the overlays (line of sight,
+    // retreats), then the words and unit tokens on top so an overlay never hides them.
     const hexLayer = s('g', {class: 'hexes'});
+    const topLayer = s('g', {class: 'tops', 'pointer-events': 'none'});
     for (const hx of board.hexes) {
+      const transform = `translate(${this.x(hx.col).toFixed(2)} ${this.y(hx.row).toFixed(2)})`;
       const g = s('g', {
-        class: 'hex', role: 'button', tabindex: -1,
-        transform: `translate(${this.x(hx.col).toFixed(2)} ${this.y(hx.row).toFixed(2)})`,
+        class: 'hex', role: 'button', tabindex: -1, transform,
         dataset: {row: hx.row, col: hx.col, label: hx.label},
       });
-      this.cells.set(key(hx.row, hx.col), {g, hex: hx});
+      const top = s('g', {class: 'hex-top', transform});
+      this.cells.set(key(hx.row, hx.col), {g, top, hex: hx});
       hexLayer.append(g);
+      topLayer.append(top);
     }
     this.overlay = s('g', {class: 'overlay', 'pointer-events': 'none'});
-    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay);
+    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay, topLayer);
     const first = board.hexes[Math.floor(board.hexes.length / 2)];
     this.setCursor(first.row, first.col, false);
     this.applyZoom();
@@ -113,14 +118,14 @@ export class BoardView {
     this.svg.classList.toggle('show-labels', Boolean(ui.labels));
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
-    for (const [k, {g, hex}] of this.cells) {
+    for (const [k, {g, top, hex}] of this.cells) {
       const cell = state.hexes.get(k) || {};
       const unit = unitsAt.get(k) || null;
-      this.renderHex(g, hex, cell, unit, state, ui);
+      this.renderHex(g, top, hex, cell, unit, state, ui);
     }
   }
 
-  renderHex(g, hex, cell, unit, state, ui) {
+  renderHex(g, top, hex, cell, unit, state, ui) {
     const c = this.content;
     const terrain = cell.terrain ? c.terrain.get(cell.terrain) : null;
     const obstacle = cell.obstacle ? c.obstacles.get(cell.obstacle) : null;
@@ -136,16 +141,17 @@ export class BoardView {
 
     const parts = [s('polygon', {class: 'hex-bg', points: pts()})];
     if (terrain?.winter) parts.push(s('polygon', {class: 'hex-snow', points: pts(0.96)}));
-    if (obstacle) parts.push(s('polygon', {class: `hex-obstacle o-${obstacle.style}`, points: pts(0.8)}));
-    parts.push(s('text', {class: 'hex-label', y: -22, 'text-anchor': 'middle'}, hex.label));
-    if (cell.terrain) parts.push(s('text', {class: 'hex-terrain', y: -12.5, 'text-anchor': 'middle'}, terrain?.short || cell.terrain));
-    if (cell.obstacle) {
-      const owner = cell.owner ? ` ${cell.owner === 'axis' ? '⚑X' : '⚑A'}` : '';
-      parts.push(s('text', {class: 'hex-obstacle-text', y: 22, 'text-anchor': 'middle'}, (obstacle?.short || cell.obstacle) + owner));
-    }
-    if (unit) parts.push(this.token(unit, state));
+    if (obstacle || cell.obstacle) parts.push(s('polygon', {class: `hex-obstacle o-${obstacle?.style || 'unknown'}`, points: pts(0.8)}));
     if (selected) parts.push(s('polygon', {class: 'hex-selected', points: pts(0.9)}));
     g.replaceChildren(...parts);
+    const words = [s('text', {class: 'hex-label', y: -23, 'text-anchor': 'middle'}, hex.label)];
+    if (cell.terrain) words.push(s('text', {class: 'hex-terrain', y: -14, 'text-anchor': 'middle'}, terrain?.short || cell.terrain));
+    if (cell.obstacle) {
+      const owner = cell.owner ? ` ${cell.owner === 'axis' ? '⚑X' : '⚑A'}` : '';
+      words.push(s('text', {class: 'hex-obstacle-text', y: 23.5, 'text-anchor': 'middle'}, (obstacle?.short || cell.obstacle) + owner));
+    }
+    if (unit) words.push(this.token(unit, state));
+    top.replaceChildren(...words);
     g.setAttribute('aria-label', this.describe(hex, cell, unit, state));
   }
 
@@ -153,19 +159,19 @@ export class BoardView {
     const c = this.content;
     const start = c.startFigures(unit);
     const g = s('g', {class: `unit side-${unit.side}`});
-    g.append(s('rect', {class: 'unit-body', x: -19, y: -9, width: 38, height: 17, rx: unit.side === 'allies' ? 5 : 1.5}));
-    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
+    g.append(s('rect', {class: 'unit-body', x: -21, y: -9.5, width: 42, height: 19, rx: unit.side === 'allies' ? 6 : 1.5}));
+    g.append(s('text', {class: 'unit-abbr', y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
     const n = Math.max(start, unit.figures);
-    const gap = 6;
+    const gap = 6.4;
     for (let i = 0; i < n; i++) {
-      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 12.5, r: 2.3}));
+      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 14, r: 2.6}));
     }
-    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -19, y: -9, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
-    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: 24, y: 12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
+    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -20, y: -9.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
+    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: 21, y: 14, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
     const role = unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : null;
     if (role) {
-      g.append(s('circle', {class: `role role-${role}`, cx: 19, cy: -9, r: 6.5}));
-      g.append(s('text', {class: 'role-text', x: 19, y: -9, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
+      g.append(s('circle', {class: `role role-${role}`, cx: 20.5, cy: -9.5, r: 7}));
+      g.append(s('text', {class: 'role-text', x: 20.5, y: -9.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
     }
     return g;
   }
@@ -208,13 +214,12 @@ export class BoardView {
       for (const p of los.blocked_by || []) {
         parts.push(this.hexShape(p, 'los-blocked', 0.97));
         const [x, y] = this.centre(p);
-        parts.push(s('text', {class: 'los-x', x, y: y + 1, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '✕'));
+        parts.push(s('text', {class: 'los-x', x: x + 15, y: y - 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '✕'));
       }
       const [x1, y1] = this.centre(from);
       const [x2, y2] = this.centre(to);
       const cls = los.clear ? 'los-line clear' : 'los-line blocked';
       parts.push(s('line', {class: `${cls} halo`, x1, y1, x2, y2}), s('line', {class: cls, x1, y1, x2, y2, 'data-los': los.clear ? 'clear' : 'blocked'}));
-      parts.push(s('circle', {class: 'los-end', cx: x1, cy: y1, r: 3.5}), s('circle', {class: 'los-end', cx: x2, cy: y2, r: 3.5}));
     }
     if (retreat && retreatFrom) {
       const ends = new Map();

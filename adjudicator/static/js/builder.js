@@ -353,7 +353,9 @@ function drawOverlay() {
   }).filter(Boolean) : null;
   board.setOverlay({
     los: attacker && target && r.los?.ok ? r.los.data : null, from: attacker, to: target,
-    retreat: target && r.retreat?.ok && r.battle?.ok ? r.retreat.data : null, retreatFrom: target,
+    // Retreats are drawn for a battle that may happen, or while one option is pointed at.
+    retreat: target && r.retreat?.ok && r.battle?.ok && (r.battle.data.legal || ui.highlight !== null) ? r.retreat.data : null,
+    retreatFrom: target,
     highlight: ui.highlight, resupply, errorHex,
   });
 }

@@ -1,0 +1,205 @@
+"""Importing official scenario-editor files (``.m44``): every name maps through the content
+(``editor_names``, ``editor_badges``), whatever does not map is listed, and the result is a
+situation the engine accepts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.engine.situation import parse_situation
+from adjudicator.m44 import M44Error, import_m44, loads
+
+SAMPLES = Path(__file__).parent / "m44"
+
+
+def scenario(*hexagons: dict[str, Any], board: str = "STANDARD", top: str = "AXIS", **extra: Any) -> dict[str, Any]:
+    info = {"side_player1": top, **extra.pop("game_info", {})}
+    return {"game_info": info, "board": {"type": board, "hexagons": list(hexagons), **extra}}
+
+
+def hex_at(doc: dict[str, Any], row: int, col: int) -> dict[str, Any]:
+    return next((h for h in doc["hexes"] if (h["row"], h["col"]) == (row, col)), {})
+
+
+def unit_at(doc: dict[str, Any], row: int, col: int) -> dict[str, Any]:
+    return next(u for u in doc["units"] if (u["row"], u["col"]) == (row, col))
+
+
+def sample(name: str, rulebook):
+    return import_m44(loads((SAMPLES / f"{name}.m44").read_bytes()), rulebook)
+
+
+@pytest.mark.parametrize(("tile", "entry"), [
+    ("woods", "forest"), ("hills", "hill"), ("buildings", "town"), ("riverFL", "river"), ("wforest", "winter_forest"),
+])
+def test_terrain_tiles_map_through_editor_names(rulebook, tile, entry):
+    doc = import_m44(scenario({"row": 4, "col": 10, "terrain": {"name": tile}}), rulebook).situation
+    assert hex_at(doc, 4, 10)["terrain"] == entry
+    assert tile in rulebook.aliases or tile.lower() in rulebook.aliases  # the mapping is the content's
+
+
+@pytest.mark.parametrize(("tile", "entry"), [("sand", "sandbags"), ("wire", "wire"), ("hedgehog", "hedgehog")])
+def test_obstacle_tiles_go_to_the_obstacle_slot(rulebook, tile, entry):
+    doc = import_m44(scenario({"row": 4, "col": 10, "terrain": {"name": "hills"}, "obstacle": {"name": tile}}),
+                     rulebook).situation
+    assert hex_at(doc, 4, 10) == {"row": 4, "col": 10, "terrain": "hill", "obstacle": entry}
+
+
+def test_bunker_drawn_as_rect_terrain_is_an_obstacle_entry(rulebook):
+    doc = import_m44(scenario({"row": 2, "col": 6, "rect_terrain": {"name": "bunker", "original_owner": "AXIS"}}),
+                     rulebook).situation
+    assert hex_at(doc, 2, 6) == {"row": 2, "col": 6, "obstacle": "bunker", "owner": "axis"}
+
+
+@pytest.mark.parametrize(("name", "unit_type", "side", "nation"), [
+    ("infus", "infantry", "allies", "us"),
+    ("tankger", "armor", "axis", "german"),
+    ("inf2ger", "special_forces", "axis", "german"),
+    ("tank2brit", "elite_armor", "allies", "british"),
+    ("gunbrit", "artillery", "allies", "british"),
+    ("infgb", "infantry", "allies", "british"),
+    ("infru", "infantry", "allies", "soviet"),
+    ("infjp", "infantry", "axis", "japanese"),
+    ("TANKIT", "armor", "axis", "italian"),
+])
+def test_unit_name_is_type_prefix_plus_nation_suffix(rulebook, name, unit_type, side, nation):
+    doc = import_m44(scenario({"row": 6, "col": 10, "unit": {"name": name}}), rulebook).situation
+    unit = unit_at(doc, 6, 10)
+    assert (unit["type"], unit["side"], unit["nation"]) == (unit_type, side, nation)
+
+
+def test_unit_without_nbr_units_has_its_standard_figures(rulebook):
+    doc = import_m44(scenario({"row": 6, "col": 10, "unit": {"name": "tankus"}},
+                              {"row": 6, "col": 14, "unit": {"name": "tank2ger"}}), rulebook).situation
+    assert unit_at(doc, 6, 10)["figures"] == rulebook.unit("armor").figures
+    assert unit_at(doc, 6, 14)["figures"] == rulebook.unit("elite_armor").figures
+    assert "start_figures" not in unit_at(doc, 6, 10)
+
+
+def test_nbr_units_sets_current_and_starting_figures(rulebook):
+    doc = import_m44(scenario({"row": 6, "col": 10, "unit": {"name": "tankger", "nbr_units": 2}}), rulebook).situation
+    unit = unit_at(doc, 6, 10)
+    assert (unit["figures"], unit["start_figures"]) == (2, 2)
+    situation = parse_situation(doc, rulebook)
+    assert not situation.units[0].weakened  # a two-tank unit in the scenario starts at full strength
+
+
+def test_badge_number_maps_through_editor_badges(rulebook):
+    engineer = {"row": 6, "col": 10, "unit": {"name": "infus", "badge": "badge6"}}
+    gun = {"row": 6, "col": 14, "unit": {"name": "gunger", "badge": "badge46"}}
+    doc = import_m44(scenario(engineer, gun), rulebook).situation
+    assert unit_at(doc, 6, 10)["badges"] == ["combat_engineer_badge"]
+    assert 6 in rulebook.rules["combat_engineer_badge"].editor_badges
+    units = {u.id: u for u in parse_situation(doc, rulebook).units}
+    assert units[unit_at(doc, 6, 14)["id"]].profile == "heavy_anti_tank_gun"
+
+
+@pytest.mark.parametrize(("top", "bottom"), [("AXIS", "allies"), ("ALLIES", "axis"), ("allies", "axis")])
+def test_side_player1_is_the_top_of_the_board(rulebook, top, bottom):
+    assert import_m44(scenario(top=top), rulebook).situation["bottom_side"] == bottom
+
+
+@pytest.mark.parametrize(("board_type", "kind"), [
+    ("STANDARD", "standard"), ("OVERLORD", "overlord"), ("BRKTHRU", "breakthrough"), ("brkthru", "breakthrough"),
+])
+def test_board_type_picks_the_board(rulebook, board_type, kind):
+    assert import_m44(scenario(board=board_type), rulebook).situation["board"] == kind
+
+
+def test_unknown_names_are_listed_not_dropped(rulebook):
+    result = sample("unknown_names_overlord", rulebook)
+    unknown = {(u.row, u.col, u.what, u.name) for u in result.unknown}
+    assert unknown == {
+        (None, None, "option", "made_up_rules"),
+        (4, 30, "terrain", "zeppelinfield"),
+        (5, 31, "unit", "vehus"),
+        (6, 32, "badge", "badge99"),
+    }
+    # What did map is still there: the infantry whose badge is unknown, the forest, the tank.
+    doc = result.situation
+    assert unit_at(doc, 6, 32)["type"] == "infantry"
+    assert "badges" not in unit_at(doc, 6, 32)
+    assert hex_at(doc, 3, 41)["terrain"] == "forest"
+    assert [s.reason for s in result.skipped] == ["not on the overlord board"]
+    assert result.as_dict()["unknown"][1] == {"row": 4, "col": 30, "what": "terrain", "name": "zeppelinfield"}
+
+
+def test_second_terrain_on_a_hex_is_skipped_with_the_reason(rulebook):
+    tiles = {"row": 1, "col": 11, "terrain": {"name": "woods"}, "rect_terrain": {"name": "wruins"}}
+    result = import_m44(scenario(tiles), rulebook)
+    assert hex_at(result.situation, 1, 11)["terrain"] == "forest"
+    assert [(s.name, "already has Forest" in s.reason) for s in result.skipped] == [("wruins", True)]
+
+
+def test_bunker_without_owner_belongs_to_the_side_that_starts_on_it(rulebook):
+    result = import_m44(scenario({"row": 2, "col": 6, "rect_terrain": {"name": "bunker"}, "unit": {"name": "infger"}}),
+                        rulebook)
+    assert hex_at(result.situation, 2, 6)["owner"] == "axis"
+    assert any("no owner" in note for note in result.notes)
+
+
+def test_beach_face_fills_the_blank_bottom_rows_with_beach_and_ocean(rulebook):
+    result = sample("beach_bunkers_breakthrough", rulebook)
+    doc = result.situation
+    terrain = {(h["row"], h["col"]): h.get("terrain") for h in doc["hexes"]}
+    assert {terrain.get((r, 1 if r % 2 else 0)) for r in (11, 12, 13)} == {"beach"}
+    assert {terrain.get((r, 1 if r % 2 else 0)) for r in (14, 15, 16)} == {"ocean"}
+    assert terrain.get((10, 0)) is None
+    assert hex_at(doc, 11, 11) == {"row": 11, "col": 11, "terrain": "beach", "obstacle": "hedgehog"}
+
+
+def test_scenario_options_switch_on_the_special_rules_they_name(rulebook):
+    assert sample("crossroads_standard", rulebook).situation["rules"] == ["blitz"]
+    assert sample("beach_bunkers_breakthrough", rulebook).situation["rules"] == ["night_attacks"]
+
+
+def test_medal_tags_are_mentioned_not_imported(rulebook):
+    result = sample("crossroads_standard", rulebook)
+    assert result.unknown == ()
+    assert any("1 medal" in note for note in result.notes)
+
+
+def test_unit_the_engine_rejects_is_skipped_with_the_engine_reason(rulebook):
+    result = import_m44(scenario({"row": 4, "col": 10, "terrain": {"name": "river"}, "unit": {"name": "tankus"}},
+                                 {"row": 6, "col": 10, "unit": {"name": "infger"}}), rulebook)
+    assert [u["type"] for u in result.situation["units"]] == ["infantry"]
+    assert len(result.skipped) == 1 and "cannot stand on" in result.skipped[0].reason
+    parse_situation(result.situation, rulebook)
+
+
+@pytest.mark.parametrize("name", ["crossroads_standard", "beach_bunkers_breakthrough", "unknown_names_overlord"])
+def test_every_sample_imports_to_a_situation_the_engine_accepts(rulebook, name):
+    result = sample(name, rulebook)
+    situation = parse_situation(result.situation, rulebook)
+    assert situation.units
+    assert result.title and result.title.endswith("(test)")
+
+
+def test_title_comes_from_the_english_text(rulebook):
+    assert sample("crossroads_standard", rulebook).title == "Crossroads (test)"
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ([], "(file)"),
+    ({"game_info": {}}, "board"),
+    ({"board": {"type": "HEXAGONAL"}}, "board.type"),
+    ({"board": {"hexagons": {"row": 1}}}, "board.hexagons"),
+    ({"board": {"hexagons": [{"row": "x", "col": 1}]}}, "board.hexagons[0].row"),
+    ({"board": {}, "game_info": {"side_player1": "NEUTRAL"}}, "game_info.side_player1"),
+])
+def test_unreadable_scenarios_name_the_field(rulebook, data, field):
+    with pytest.raises(M44Error) as err:
+        import_m44(data, rulebook)
+    assert err.value.field == field
+
+
+def test_text_that_is_not_json_is_an_error():
+    with pytest.raises(M44Error, match="not valid JSON"):
+        loads(b"<scenario/>")
+
+
+def test_byte_order_mark_is_accepted():
+    assert loads("\ufeff{\"board\": {}}".encode()) == {"board": {}}
