@@ -344,7 +344,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "RetreatRequest": _with(situation, ["unit", "flags"], {
                 "unit": unit_ref,
                 "flags": {"type": "integer", "minimum": 0, "maximum": MAX_FLAGS},
-                "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
+                "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, **NULLABLE},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
