@@ -318,6 +318,8 @@ class _Assessor:
         if not rules.dice_reductions:
             return None
         fname = self.name(feature)
+        terrain = self.rulebook.kinds.get(feature) == "terrain"
+        where = f"Target in {fname}" if terrain else f"Target protected by {fname}"
         failed: list[str] = []
         for reduction in rules.dice_reductions:
             holds, explained = self.conditions(feature, rules, reduction)
@@ -327,11 +329,11 @@ class _Assessor:
             amount = reduction.dice.get(self.a_class, 0)
             condition = f" ({explained})" if explained else ""
             if amount:
-                text = f"Target in {fname}{condition}: {self.a_class} attackers -{_plural(amount)}"
+                text = f"{where}{condition}: {self.a_class} attackers -{_plural(amount)}"
             else:
-                text = f"Target in {fname}{condition}: {self.a_class} attackers lose no dice"
+                text = f"{where}{condition}: {self.a_class} attackers lose no dice"
             return amount, feature, text
-        return 0, feature, f"Target in {fname}, but no reduction applies: {'; '.join(failed)}"
+        return 0, feature, f"{where}, but no reduction applies: {'; '.join(failed)}"
 
     def conditions(self, feature: str, rules: HexRules, reduction: DiceReduction) -> tuple[bool, str]:
         """Whether every ``when`` condition of a reduction holds, with the explanation."""
