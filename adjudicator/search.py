@@ -202,12 +202,12 @@ def _phrases(entry: Entry) -> list[tuple[str, ...]]:
     return sorted({stems for stems in (stems_of(n) for n in _names(entry)) if stems})
 
 
-def _document(entry: Entry, catalogue: Catalogue, specificity: float) -> dict[str, Any]:
+def _document(entry: Entry, catalogue: Catalogue) -> dict[str, Any]:
+    """The fields Whoosh indexes and stores for one entry (``specificity`` is added after)."""
     meta = entry.meta
     names = _names(entry)
     facts = facts_text(entry, catalogue)
     body = body_text(entry, catalogue)
-    phrases = _phrases(entry)
     return {
         "id": meta.id,
         "kind": meta.kind,
@@ -219,9 +219,8 @@ def _document(entry: Entry, catalogue: Catalogue, specificity: float) -> dict[st
         "body": body,
         "spell": "\n".join([*names, meta.summary, facts, body]),
         "url": build.entry_url(meta.kind, meta.id),
-        "phrases": [list(p) for p in phrases],
+        "phrases": [list(p) for p in _phrases(entry)],
         "name_words": sorted({w for n in names for w in words_of(n)}),
-        "specificity": specificity,
     }
 
 
@@ -268,14 +267,10 @@ def build_index(catalogue: Catalogue, instance_path: Path, synonyms_path: Path |
     try:
         ix = whoosh_index.create_in(str(tmp), _schema())
         writer = ix.writer()
-        texts = {
-            entry.id: "\n".join([*_names(entry), entry.meta.summary, facts_text(entry, catalogue),
-                                  body_text(entry, catalogue)])
-            for entry in catalogue.entries.values()
-        }
-        specific = specificities(catalogue, texts)
-        for entry in catalogue.entries.values():
-            writer.add_document(**_document(entry, catalogue, specific[entry.id]))
+        documents = [_document(entry, catalogue) for entry in catalogue.entries.values()]
+        specific = specificities(catalogue, {doc["id"]: doc["spell"] for doc in documents})
+        for doc in documents:
+            writer.add_document(**doc, specificity=specific[doc["id"]])
         writer.commit()
         ix.close()
         meta = {
@@ -681,6 +676,13 @@ class NameMatch:
     def contains(self, other: NameMatch) -> bool:
         return self.start <= other.start and other.end <= self.end and self.length > other.length
 
+    def outranks(self, other: NameMatch) -> bool:
+        """A longer name over the words of a shorter one ("armor overrun" over "armor"), or the
+        same words read more surely ("attack" as typed names the Attack card; its synonym
+        "close assault" must not put Close Assault first)."""
+        overlap = self.start < other.end and other.start < self.end
+        return self.contains(other) or (overlap and self.weight > other.weight)
+
 
 def _consume(phrase: tuple[str, ...], groups: tuple[Group, ...], at: int, weight: float) -> list[tuple[int, float]]:
     if not phrase:
@@ -713,16 +715,23 @@ def named_entries(parsed: ParsedQuery, generation: Generation) -> dict[int, Name
     return best
 
 
+LENGTH_BONUS = 0.5
+"""Each further query word an entry's name covers counts like being mentioned by ~40% fewer
+entries: "attack card" names the Attack card more fully than "section" names Ordering Units, but
+"take ground" (two common words) does not outweigh "hedgerow"."""
+
+
 def rank(parsed: ParsedQuery, generation: Generation, scores: dict[int, float]) -> list[tuple[int, float]]:
     """(docnum, score) best first: exact names, then named entries, then BM25F.
 
     Ordering key, all deterministic:
     1. the query *is* one of the entry's names (all its words make up the name), surest reading
        first (typed > synonym > correction > completion);
-    2. the query names the entry, and no longer name in the query contains that one
-       ("armor overrun" names Armor Overrun, whose name contains "armor"), the most specific
-       entry first (``specificities``: "tanks in a bunker" -> Bunker);
-    3. named, but only inside a longer name;
+    2. the query names the entry and no other name outranks it there (``NameMatch.outranks``:
+       a longer name over the same words, or a surer reading of them), the most specific entry
+       first (``specificities``, plus ``LENGTH_BONUS`` per further word its name covers:
+       "tanks in a bunker" -> Bunker);
+    3. named, but outranked;
     4. everything else.
     Ties, and all of 4, go by BM25F, then name."""
     named = named_entries(parsed, generation)
@@ -734,11 +743,11 @@ def rank(parsed: ParsedQuery, generation: Generation, scores: dict[int, float]) 
         if match is None:
             keys[docnum] = (3, 0.0, 0.0, 0)
             continue
-        specificity = generation.docs[docnum].specificity
+        specificity = generation.docs[docnum].specificity + LENGTH_BONUS * (match.length - 1)
         weight = round(match.weight, 6)
         if match.start == 0 and match.end == total:
             keys[docnum] = (0, -weight, -specificity, -match.length)
-        elif any(other.contains(match) for d, other in named.items() if d != docnum):
+        elif any(other.outranks(match) for d, other in named.items() if d != docnum):
             keys[docnum] = (2, -specificity, -weight, -match.length)
         else:
             keys[docnum] = (1, -specificity, -weight, -match.length)
