@@ -52,6 +52,20 @@ def test_app_start_builds_the_index_into_instance_index_with_the_content_hash(ap
     assert (Path(app.instance_path) / "index" / "CURRENT").is_file()
 
 
+def test_flask_content_build_builds_the_index_then_finds_it_up_to_date(tmp_path):
+    """What ``make run`` / ``make build`` do before serving."""
+    from tests.conftest import make_app
+
+    fresh = make_app(tmp_path, SKIP_BUILD=True)
+    assert search.read_meta(tmp_path) is None
+    runner = fresh.test_cli_runner()
+    first = runner.invoke(args=["content", "build"])
+    assert first.exit_code == 0 and first.output.startswith("built"), first.output
+    assert search.index_is_fresh(fresh.extensions["catalogue"], tmp_path)
+    again = runner.invoke(args=["content", "build"])
+    assert again.exit_code == 0 and again.output.startswith("up to date"), again.output
+
+
 def test_index_is_stale_when_the_content_hash_changes(index, catalogue):
     assert search.index_is_fresh(catalogue, index)
     assert not search.index_is_fresh(dataclasses.replace(catalogue, content_hash="0" * 64), index)
