@@ -107,6 +107,17 @@ LABELS: dict[str, str] = {
     "overruns_per_turn": "Armor overruns per turn",
     "retreat_hexes_per_flag": "Retreat hexes per flag",
     "figures_lost_per_retreat_move_not_made": "Figures lost per retreat move not made",
+    "road_move_bonus": "Extra hexes along a road",
+    "climb_cost": "Hexes counted for climbing onto it",
+    "must_stop_climbing": "Must stop when climbing onto it",
+    "beach_climb_cost": "Hexes counted for moving to or from a beach",
+    "beach_climb_forbidden": "May not move to or from a beach",
+    "no_entry_from": "May not be entered from",
+    "take_ground_after_stop": "May still take ground after stopping",
+    "retreat_sets_off": "A retreat onto it sets it off",
+    "rules_documented": "Numbers given by the sources",
+    "cannot_target": "May not target",
+    "close_assault_unit_classes": "Close assault move applies to",
 }
 
 CONDITIONS = {
@@ -115,6 +126,7 @@ CONDITIONS = {
     "on_countryside_or_beach": "only on countryside or beach",
     "target_japanese": "only against Japanese units",
     "attacker_not_in_same_terrain": "not when the attacker is in the same terrain",
+    "not_same_plateau": "only from below or from another hill/mountain group",
 }
 
 CLASS_ORDER = ("infantry", "armor", "artillery")

@@ -147,11 +147,16 @@ class Catalogue:
         )
 
     def rulebook(self) -> Rulebook:
-        aliases: dict[str, str] = {}
+        tiers: tuple[dict[str, list[str]], ...] = ({}, {}, {})  # editor names, names, aliases
         for entry in self.entries.values():
-            names = [entry.meta.name, *entry.meta.aliases, *getattr(entry.rules, "editor_names", ())]
-            for name in names:
-                aliases.setdefault(name.strip().lower(), entry.id)
+            named = (getattr(entry.rules, "editor_names", ()), (entry.meta.name,), entry.meta.aliases)
+            for tier, names in zip(tiers, named, strict=True):
+                for name in names:
+                    tier.setdefault(name.strip().lower(), []).append(entry.id)
+        aliases: dict[str, tuple[str, ...]] = {}
+        for tier in tiers:
+            for key, ids in tier.items():
+                aliases[key] = tuple(dict.fromkeys((*aliases.get(key, ()), *ids)))
         return Rulebook(
             names={i: e.meta.name for i, e in self.entries.items()},
             kinds={i: e.kind for i, e in self.entries.items()},

@@ -95,7 +95,8 @@ def is_a(rulebook: Rulebook, entry_id: str, family: str) -> bool:
 
 
 def _plural(n: int, word: str = "die") -> str:
-    return f"{n} {word if abs(n) == 1 else 'dice' if word == 'die' else word + 's'}"
+    plurals = {"die": "dice", "hex": "hexes"}
+    return f"{n} {word if abs(n) == 1 else plurals.get(word, word + 's')}"
 
 
 def _elevation(rulebook: Rulebook, state: HexState) -> int:

@@ -343,7 +343,10 @@ class Rulebook:
     names: dict[str, str]
     kinds: dict[str, str]
     rules: dict[str, object]
-    aliases: dict[str, str] = field(default_factory=dict)  # alias (editor name etc.) -> id
+    # lower-cased editor name / name / alias -> ids, most specific first (editor names, then
+    # names, then aliases); a key may name entries of different kinds ("radar" is a terrain tile
+    # and a Radar Alert alias), so lookups say which kinds they want.
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     bases: dict[str, str] = field(default_factory=dict)  # id -> id of the entry it behaves like
 
     def of(self, entry_id: str) -> object:
@@ -367,9 +370,10 @@ class Rulebook:
         among ``kinds``, else None."""
         key = name.strip().lower()
         for candidate in dict.fromkeys((key, key.replace("_", " "), key.replace(" ", "_"))):
-            entry_id = candidate if candidate in self.kinds else self.aliases.get(candidate)
-            if entry_id is not None and (not kinds or self.kinds[entry_id] in kinds):
-                return entry_id
+            ids = ((candidate,) if candidate in self.kinds else ()) + self.aliases.get(candidate, ())
+            for entry_id in ids:
+                if not kinds or self.kinds[entry_id] in kinds:
+                    return entry_id
         return None
 
     def badge_for_unit(self, unit_id: str) -> str | None:

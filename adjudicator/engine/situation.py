@@ -145,19 +145,39 @@ def situation_rule_ids(rulebook: Rulebook) -> dict[str, str]:
 
 
 def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...], nation: str | None) -> str:
-    """The unit entry whose numbers apply: a badge or nation can turn a base unit into a special
-    one (armor + tank destroyer badge -> tank_destroyer; infantry of the French Resistance)."""
-    for badge in badges:
-        rules = rulebook.rules.get(badge)
-        target = getattr(rules, "turns_into", None)
-        if target and (rulebook.bases.get(target) in (unit_type, None) or target == unit_type):
-            return target
+    """The unit entry whose numbers apply: a nation or a badge can turn a base unit into a
+    special one (infantry of the French Resistance; armor + tank destroyer badge ->
+    tank_destroyer).
+
+    The nation is tried first: French Resistance units carry the Special Forces badge on the
+    board but follow their own rules (Game help summary, Special Forces)."""
     if nation:
         for entry_id in rulebook.ids_of_kind("unit"):
             unit_rules = rulebook.rules[entry_id]
             if getattr(unit_rules, "nation", None) == nation and rulebook.bases.get(entry_id) == unit_type:
                 return entry_id
+    for badge in badges:
+        rules = rulebook.rules.get(badge)
+        target = getattr(rules, "turns_into", None)
+        if target and (rulebook.bases.get(target) in (unit_type, None) or target == unit_type):
+            return target
     return unit_type
+
+
+def may_be_placed_on(rulebook: Rulebook, profile: str, feature: str) -> bool:
+    """Whether a scenario may set a unit up on a hex it could never move into.
+
+    Scenarios place artillery in bunkers and on mountains although those hexes are impassable
+    to artillery: the content says so where it gives such units rules there (``no_retreat_from``:
+    artillery in a bunker loses figures instead of retreating; ``dice_on_terrain``: artillery
+    on a mountain fires farther)."""
+    unit_rules = rulebook.unit(profile)
+    hex_rules = rulebook.hex_rules(feature)
+    return (
+        unit_rules.unit_class not in hex_rules.impassable
+        or unit_rules.unit_class in hex_rules.no_retreat_from
+        or feature in unit_rules.dice_on_terrain
+    )
 
 
 def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
@@ -202,9 +222,8 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
                 f"units[{i}]", f"hex ({unit.hex.row}, {unit.hex.col}) already holds unit {occupied[unit.hex]!r}"
             )
         state = hexes.get(unit.hex, COUNTRYSIDE)
-        unit_class = rulebook.unit(unit.profile).unit_class
         for feature in state.features():
-            if unit_class in rulebook.hex_rules(feature).impassable and not _bridged(state, rulebook):
+            if not may_be_placed_on(rulebook, unit.profile, feature) and not _bridged(state, rulebook):
                 raise IllegalSituation(
                     f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}"
                 )
@@ -266,6 +285,8 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
             badge_id = rulebook.badge_for_unit(unit_named)
         if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
             raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
+        if getattr(rulebook.rules[badge_id], "placed_on", "unit") != "unit":
+            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
         if badge_id in badges:
             raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
         badges.append(badge_id)

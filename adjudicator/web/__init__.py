@@ -13,12 +13,13 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 def register(app: Flask) -> None:
     from adjudicator.web import api_engine, api_outcomes, api_rules, builder, pages, search_views
     from adjudicator.web.context import register_context
-    from adjudicator.web.security import register_security
+    from adjudicator.web.security import close_file_responses, register_security
 
     register_error_handlers(app)
     register_context(app)
     register_security(app)
     Compress(app)
+    app.after_request(close_file_responses)  # after Compress, so it runs before it
     for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder):
         app.register_blueprint(module.bp)
 
