@@ -41,16 +41,16 @@ async function request(url, init) {
   };
 }
 
-/** Run `fn` `wait` ms after the last call; a newer call aborts the older one's requests. */
+/** Run `fn` `wait` ms after the last call. A newer call at once aborts the requests of the
+ * older one, so an answer about a situation that has since changed is never shown. */
 export function debounced(fn, wait) {
   let timer = null;
   let controller = null;
   return (...args) => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      controller?.abort();
-      controller = new AbortController();
-      fn(controller.signal, ...args);
-    }, wait);
+    controller?.abort();
+    controller = new AbortController();
+    const {signal} = controller;
+    timer = setTimeout(() => fn(signal, ...args), wait);
   };
 }

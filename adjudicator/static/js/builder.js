@@ -67,12 +67,9 @@ function currentBoard() {
 }
 
 function commit({push = false, refresh = true} = {}) {
+  if (refresh) ui.pending = true;
   render();
-  if (refresh) {
-    ui.pending = true;
-    renderSummary();
-    scheduleRefresh();
-  }
+  if (refresh) scheduleRefresh();
   if (!readonly) scheduleUrl(push);
 }
 
@@ -599,7 +596,6 @@ async function start() {
   ui.template = defaultTemplate();
   buildGlobalControls();
   buildExamples();
-  document.getElementById('builder').classList.add('ready');
   if (readonly) {
     $('#b-edit').hidden = true;
     for (const el of $$('#cards-box select, #cards-box input, #title, #board-kind, #bottom-side, #m44-file')) el.disabled = true;
@@ -617,15 +613,15 @@ async function start() {
     syncGlobalControls();
     commit();
     requestAnimationFrame(() => board.reveal([unitById(state, state.attacker), unitById(state, state.target)].filter(Boolean)));
-    return;
+  } else {
+    board.setBoard(currentBoard());
+    if (location.hash.length > 1) await fromLocation();
+    if (!lastFragment) {
+      syncGlobalControls();
+      commit();
+    }
   }
-  board.setBoard(currentBoard());
-  if (location.hash.length > 1) {
-    await fromLocation();
-    if (lastFragment) return;
-  }
-  syncGlobalControls();
-  commit();
+  $('#builder').classList.add('ready');
 }
 
 start();

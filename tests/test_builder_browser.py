@@ -1,0 +1,263 @@
+"""The situation builder in headless Chromium, at phone (375 px) and desktop sizes, against the
+real engine endpoints: place units and terrain by tapping, read the ruling, share, save, import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import save_screenshot
+
+pytestmark = pytest.mark.browser
+
+SAMPLES = Path(__file__).parent / "m44"
+ATTACKER = (6, 10)
+TARGET = (4, 12)
+FOREST = (5, 11)  # on the line between them
+TOWN = (4, 8)  # in the open from the attacker: the line to it crosses (5, 9), plain countryside
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _uncompressed_static_files(app):
+    """flask-compress wraps streamed static files in a generator that never closes the file, so
+    every page load leaks a file handle and pytest (warnings are errors) fails the test on the
+    ResourceWarning. Not a builder problem (reported to the lead): serve them uncompressed here."""
+    before = app.config.get("COMPRESS_STREAMS", True)
+    app.config["COMPRESS_STREAMS"] = False
+    yield
+    app.config["COMPRESS_STREAMS"] = before
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def page(request):
+    return request.getfixturevalue(f"{request.param}_page")
+
+
+def hexagon(page, row, col):
+    return page.locator(f'.hex[data-row="{row}"][data-col="{col}"]')
+
+
+def open_builder(page, live_server, path="/builder"):
+    page.goto(live_server + path)
+    page.wait_for_selector("#builder.ready")
+
+
+def settled(page):
+    """Wait until the debounced API calls have answered."""
+    page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+    page.wait_for_timeout(50)
+
+
+def verdict(page):
+    settled(page)
+    return page.locator("#verdict").inner_text()
+
+
+def place_infantry_armor_and_forest(page):
+    page.click('.tool[data-tool="unit"]')
+    hexagon(page, *ATTACKER).click()
+    page.click('[data-fk="tpl-side-axis"]')
+    page.select_option('select[data-fk="tpl-type"]', "armor")
+    hexagon(page, *TARGET).click()
+    page.click('.tool[data-tool="terrain"]')
+    page.select_option('select[data-fk="tool-terrain"]', "forest")
+    hexagon(page, *FOREST).click()
+
+
+def battle_of(app, doc, attacker="u1", target="u2"):
+    response = app.test_client().post("/api/v1/battle", json={**doc, "attacker": attacker, "target": target})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def page_situation(page):
+    return page.evaluate("""() => {
+      const units = [...document.querySelectorAll('.hex')].map((g) => g.getAttribute('aria-label'))
+        .filter((label) => /Allied|Axis/.test(label));
+      return units.sort();
+    }""")
+
+
+def test_forest_between_blocks_line_of_sight_and_the_line_is_drawn(page, live_server):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    text = verdict(page)
+    assert "Battle not allowed" in text and "no line of sight" in text
+    assert page.locator('.los-line[data-los="blocked"]').count() == 1
+    assert page.locator(".los-blocked").count() == 1
+    assert "Forest" in page.locator("#ruling").inner_text()
+    forest_link = page.locator('#ruling a[href="/rules/terrain/forest"]').first
+    assert forest_link.is_visible()
+
+
+def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live_server, app):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    assert "Battle not allowed" in verdict(page)
+    page.select_option('select[data-fk="tool-terrain"]', "town")
+    hexagon(page, *TOWN).click()
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, *TARGET).click()
+    page.click('[data-fk="move"]')
+    hexagon(page, *TOWN).click()
+    text = verdict(page)
+    expected = battle_of(app, {
+        "hexes": [{"row": 5, "col": 11, "terrain": "forest"}, {"row": 4, "col": 8, "terrain": "town"}],
+        "units": [{"id": "u1", "side": "allies", "type": "infantry", "row": 6, "col": 10, "figures": 4},
+                  {"id": "u2", "side": "axis", "type": "armor", "row": 4, "col": 8, "figures": 3}],
+    })
+    assert expected["legal"]
+    dice = expected["dice"]
+    assert f"Roll {dice} {'die' if dice == 1 else 'dice'}" in text
+    breakdown = page.locator("table.breakdown").inner_text()
+    for step in expected["breakdown"]:
+        assert step["text"] in breakdown
+    assert page.locator('table.breakdown a[href="/rules/terrain/town"]').count() == 1
+    assert page.locator('.los-line[data-los="clear"]').count() == 1
+    assert page.locator("svg.chart").count() >= 1  # the odds, drawn by our own JS
+
+
+def test_a_share_link_reproduces_the_situation(page, live_server, browser):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    before = verdict(page)
+    page.wait_for_function("() => location.hash.length > 3")
+    page.wait_for_timeout(400)  # the address bar follows the last change
+    link = page.url
+    assert "#z=" in link or "#s=" in link
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        other = context.new_page()
+        open_builder(other, "", link)
+        assert verdict(other) == before
+        assert page_situation(other) == page_situation(page)
+        assert other.locator(".los-line").count() == 2  # the line and its halo
+    finally:
+        context.close()
+
+
+def test_save_and_reopen_the_short_link(page, live_server):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    before = verdict(page)
+    page.fill("#title", "Woods in the way")
+    page.click("#save")
+    link = page.locator("#saved-link")
+    link.wait_for()
+    href = link.get_attribute("href")
+    assert href.startswith("/s/") and len(href) == len("/s/") + 8
+    open_builder(page, live_server, href)
+    assert verdict(page) == before
+    assert "Woods in the way" in page.locator(".b-head").inner_text()
+    assert not page.locator(".b-tools").is_visible()  # read-only
+    page.click("#copy-to-edit")
+    page.wait_for_url("**/builder#*")
+    page.wait_for_selector("#builder.ready")
+    assert verdict(page) == before
+    assert page.locator(".b-tools").is_visible()
+
+
+def test_importing_a_scenario_file_loads_board_and_lists_unknown_names(page, live_server):
+    open_builder(page, live_server)
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / "unknown_names_overlord.m44"))
+    page.locator("#import-result").wait_for()
+    assert page.locator("#board-kind").input_value() == "overlord"
+    assert page.locator(".hex").count() == 26 * 5 + 25 * 4
+    unknown = page.locator("#import-unknown").inner_text()
+    for name in ("zeppelinfield", "vehus", "badge99", "made_up_rules"):
+        assert name in unknown
+    assert len(page_situation(page)) == 2
+
+
+def test_importing_a_standard_scenario_then_picking_a_fight(phone_page, live_server):
+    page = phone_page
+    open_builder(page, live_server)
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / "crossroads_standard.m44"))
+    page.locator("#import-result").wait_for()
+    assert len(page_situation(page)) == 5
+    assert page.locator('#special-rules input[value="blitz"]').is_checked()
+    assert "Pick an attacker" in verdict(page)
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, 6, 10).click()  # the US infantry behind sandbags
+    page.click('[data-fk="role-a"]')
+    hexagon(page, 4, 12).click()  # the two German tanks beyond the woods
+    page.click('[data-fk="role-t"]')
+    text = verdict(page)
+    assert "Allied Infantry" in text and "Axis Armor" in text and "no line of sight" in text
+
+
+def test_keyboard_alone_places_and_selects_units(desktop_page, live_server):
+    page = desktop_page
+    open_builder(page, live_server)
+    page.click('.tool[data-tool="unit"]')
+    hexagon(page, 4, 12).focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowLeft")
+    focused = page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.col]")
+    assert focused == ["6", "10"]
+    page.click('[data-fk="tpl-side-axis"]')
+    hexagon(page, 6, 10).focus()
+    page.keyboard.press("Enter")
+    assert len(page_situation(page)) == 2
+    assert "Roll" in verdict(page)
+
+
+def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, *TARGET).click()
+    page.select_option('select[data-fk="sel-terrain"]', "river")
+    text = verdict(page)
+    assert "No ruling for this board" in text and "cannot stand on" in text
+    assert page.locator(".error-hex").count() == 1
+    page.select_option('select[data-fk="sel-terrain"]', "")
+    assert "Battle not allowed" in verdict(page)
+
+
+def test_example_gallery_loads_an_example(page, live_server):
+    open_builder(page, live_server)
+    first = page.locator("#examples .example").first
+    title = first.inner_text()
+    first.click()
+    assert title in page.locator("#b-message").inner_text()
+    assert len(page_situation(page)) >= 1
+
+
+def test_builder_fits_a_phone_with_thumb_sized_controls(phone_page, live_server):
+    page = phone_page
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, *ATTACKER).click()
+    verdict(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        '#b-layout button, #b-layout select, #b-layout .check-chip, #b-layout summary')]
+      .filter((el) => el.offsetParent !== null)
+      .map((el) => [el.textContent.trim().slice(0, 30), el.getBoundingClientRect().height])
+      .filter(([, height]) => height < 44)""")
+    assert small == []
+    hex_width = hexagon(page, *ATTACKER).bounding_box()["width"]
+    assert hex_width >= 44
+    page.evaluate("window.scrollTo(0, 0)")
+    save_screenshot(page, "builder-phone")
+
+
+def test_builder_desktop_screenshot(desktop_page, live_server):
+    page = desktop_page
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    page.select_option('select[data-fk="tool-terrain"]', "town")
+    hexagon(page, *TOWN).click()
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, *TARGET).click()
+    page.click('[data-fk="move"]')
+    hexagon(page, *TOWN).click()
+    assert "Roll" in verdict(page)
+    save_screenshot(page, "builder-desktop")
