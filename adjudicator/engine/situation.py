@@ -185,11 +185,11 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
     if not isinstance(doc, Mapping):
         raise IllegalSituation("(body)", "the situation must be a JSON object")
     board_name = doc.get("board", "standard")
-    if board_name not in BOARDS:
+    if not isinstance(board_name, str) or board_name not in BOARDS:
         raise IllegalSituation("board", f"must be one of {', '.join(BOARDS)}, got {board_name!r}")
     board = BOARDS[board_name]
     bottom_side = doc.get("bottom_side", "allies")
-    if bottom_side not in SIDES:
+    if not isinstance(bottom_side, str) or bottom_side not in SIDES:
         raise IllegalSituation("bottom_side", f"must be 'allies' or 'axis', got {bottom_side!r}")
 
     known_rules = situation_rule_ids(rulebook)
@@ -253,7 +253,7 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
             raise IllegalSituation(f"{where}.obstacle", f"{rulebook.names[obstacle]} is placed on units, not hexes")
     if item.get("owner") is not None:
         owner = item["owner"]
-        if owner not in SIDES:
+        if not isinstance(owner, str) or owner not in SIDES:
             raise IllegalSituation(f"{where}.owner", f"must be 'allies' or 'axis', got {owner!r}")
     return HexState(terrain, obstacle, owner)
 
@@ -266,7 +266,7 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
             raise IllegalSituation(f"{where}.{key}", "is required")
     unit_id = _str(item["id"], f"{where}.id", MAX_ID_LENGTH)
     side = item["side"]
-    if side not in SIDES:
+    if not isinstance(side, str) or side not in SIDES:
         raise IllegalSituation(f"{where}.side", f"must be 'allies' or 'axis', got {side!r}")
     type_name = _str(item["type"], f"{where}.type")
     unit_type = rulebook.resolve(type_name, "unit")
@@ -275,7 +275,7 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     h = parse_hex(item, where, board)
 
     nation = item.get("nation")
-    if nation is not None and nation not in NATIONS:
+    if nation is not None and (not isinstance(nation, str) or nation not in NATIONS):
         raise IllegalSituation(f"{where}.nation", f"must be one of {', '.join(NATIONS)}, got {nation!r}")
     badges: list[str] = []
     for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):

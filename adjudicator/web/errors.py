@@ -37,10 +37,15 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         status = exc.code or 500
+        # Keep the exception's own headers (``Allow`` on a 405, as RFC 9110 requires).
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         if wants_json():
             code = (exc.name or "error").lower().replace(" ", "_")
-            return error_json(status, code, exc.description or exc.name or "error")
-        return render_template("error.html", status=status, title=exc.name, message=exc.description), status
+            response, _ = error_json(status, code, exc.description or exc.name or "error")
+            response.headers.extend(headers)
+            return response, status
+        page = render_template("error.html", status=status, title=exc.name, message=exc.description)
+        return page, status, headers
 
     @app.errorhandler(Exception)
     def server_error(exc: Exception) -> Any:
