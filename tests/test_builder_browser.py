@@ -222,6 +222,8 @@ def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
 
 def test_example_gallery_loads_an_example(page, live_server):
     open_builder(page, live_server)
+    if page.locator("#examples-box:not([open])").count():  # folded on a phone
+        page.locator("#examples-box summary").click()
     first = page.locator("#examples .example").first
     title = first.inner_text()
     first.click()

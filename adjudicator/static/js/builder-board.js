@@ -170,8 +170,8 @@ export class BoardView {
     if (unit.moved) g.append(s('text', {class: 'unit-moved', x: 21, y: 14, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
     const role = unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : null;
     if (role) {
-      g.append(s('circle', {class: `role role-${role}`, cx: 20.5, cy: -9.5, r: 7}));
-      g.append(s('text', {class: 'role-text', x: 20.5, y: -9.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
+      g.append(s('circle', {class: `role role-${role}`, cx: 21.5, cy: -7, r: 7}));
+      g.append(s('text', {class: 'role-text', x: 21.5, y: -7, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
     }
     return g;
   }

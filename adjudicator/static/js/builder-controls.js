@@ -84,7 +84,11 @@ export function settleFigures(content, unit, wasFull) {
   unit.figures = wasFull ? start : Math.max(1, Math.min(unit.figures || start, start));
 }
 
-/** Fields of a unit (for the new-unit template or the selected unit). */
+const openMore = new Set();
+
+/** Fields of a unit (for the new-unit template or the selected unit): side, type and figures
+ * first; nation, starting strength, movement and badges folded under "More" (kept open across
+ * re-renders once opened). */
 export function unitFields(content, unit, onChange, {fk, disabled = false, withMoved = true} = {}) {
   const change = (mutate) => {
     const wasFull = unit.figures >= content.startFigures(unit);
@@ -95,28 +99,41 @@ export function unitFields(content, unit, onChange, {fk, disabled = false, withM
   const start = content.startFigures(unit);
   const badgeOptions = content.badgesFor(unit.type).map((b) => ({value: b.id, label: b.name, title: b.summary}));
   const startChoices = content.startChoices(unit);
+  const standard = content.standardFigures({...unit, start_figures: null});
+  const extras = [
+    unit.nation ? content.nations.get(unit.nation)?.name || unit.nation : null,
+    start !== standard ? `starts with ${start}` : null,
+    unit.moved ? `moved ${unit.moved}` : null,
+    ...unit.badges.map((b) => content.name(b)),
+  ].filter(Boolean);
+  const more = h('details', {class: 'more', open: openMore.has(fk)},
+    h('summary', {'data-fk': `${fk}-more`}, 'Nation, badges, strength', extras.length ? h('span', {class: 'more-now'}, `: ${extras.join(', ')}`) : null),
+    h('div', {class: 'b-form'},
+      select({label: 'Nation', value: unit.nation, empty: 'Not specified', fk: `${fk}-nation`, disabled,
+        options: content.p.nations.map((n) => ({value: n.code, label: n.name})),
+        onChange: (v) => change((u) => { u.nation = v; })}),
+      h('div', {class: 'b-row'},
+        startChoices.length > 1 ? select({label: 'Figures at the start', value: String(start), fk: `${fk}-start`, disabled,
+          options: startChoices.map((n) => ({value: String(n), label: n === standard ? `${n} (standard)` : String(n)})),
+          onChange: (v) => change((u) => { u.start_figures = Number(v) === content.standardFigures({...u, start_figures: null}) ? null : Number(v); })}) : null,
+        withMoved ? stepper({label: 'Hexes moved this turn', value: unit.moved || 0, min: 0, max: content.limits.max_moved, fk: `${fk}-moved`, disabled,
+          onChange: (v) => { unit.moved = v; onChange(unit); }}) : null),
+      chips({label: 'Badges and markers', values: unit.badges, options: badgeOptions, fk: `${fk}-badges`, disabled,
+        onChange: (v) => change((u) => { u.badges = v; })})));
+  more.addEventListener('toggle', () => { if (more.open) openMore.add(fk); else openMore.delete(fk); });
   return [
     segmented({label: 'Side', value: unit.side, fk: `${fk}-side`, disabled,
       options: [{value: 'allies', label: 'Allies', cls: 'side-allies'}, {value: 'axis', label: 'Axis', cls: 'side-axis'}],
       onChange: (v) => change((u) => { u.side = v; })}),
-    select({label: 'Unit', value: unit.type, options: unitTypeOptions(content), fk: `${fk}-type`, disabled,
-      onChange: (v) => change((u) => {
-        u.type = v;
-        const allowed = new Set(content.badgesFor(v).map((b) => b.id));
-        u.badges = u.badges.filter((b) => allowed.has(b));
-      })}),
-    select({label: 'Nation', value: unit.nation, empty: 'Not specified', fk: `${fk}-nation`, disabled,
-      options: content.p.nations.map((n) => ({value: n.code, label: n.name})),
-      onChange: (v) => change((u) => { u.nation = v; })}),
-    h('div', {class: 'b-row'},
-      stepper({label: 'Figures', value: unit.figures ?? start, min: 1, max: start, fk: `${fk}-figures`, disabled,
-        onChange: (v) => { unit.figures = v; onChange(unit); }}),
-      startChoices.length > 1 ? select({label: 'At start', value: String(start), fk: `${fk}-start`, disabled,
-        options: startChoices.map((n) => ({value: String(n), label: n === content.standardFigures({...unit, start_figures: null}) ? `${n} (standard)` : String(n)})),
-        onChange: (v) => change((u) => { u.start_figures = Number(v) === content.standardFigures({...u, start_figures: null}) ? null : Number(v); })}) : null,
-      withMoved ? stepper({label: 'Hexes moved this turn', value: unit.moved || 0, min: 0, max: content.limits.max_moved, fk: `${fk}-moved`, disabled,
-        onChange: (v) => { unit.moved = v; onChange(unit); }}) : null),
-    chips({label: 'Badges and markers', values: unit.badges, options: badgeOptions, fk: `${fk}-badges`, disabled,
-      onChange: (v) => change((u) => { u.badges = v; })}),
+    h('div', {class: 'b-row tight'},
+      select({label: 'Unit', value: unit.type, options: unitTypeOptions(content), fk: `${fk}-type`, disabled,
+        onChange: (v) => change((u) => {
+          u.type = v;
+          const allowed = new Set(content.badgesFor(v).map((b) => b.id));
+          u.badges = u.badges.filter((b) => allowed.has(b));
+        })}),
+      stepper({label: `Figures (of ${start})`, value: unit.figures ?? start, min: 1, max: start, fk: `${fk}-figures`, disabled,
+        onChange: (v) => { unit.figures = v; onChange(unit); }})),
+    more,
   ];
 }

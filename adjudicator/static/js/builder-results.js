@@ -29,27 +29,27 @@ function dieIcons(n) {
 
 // -- charts -------------------------------------------------------------------------------------
 /** A small bar chart of a probability distribution (index = count). */
-export function barChart(values, {label, unit, accent = 'bar'}) {
+export function barChart(values, {label, caption, unit, accent = 'bar'}) {
   const n = values.length;
-  const bw = 26;
-  const gap = 6;
+  const bw = 34;
+  const gap = 8;
   const top = 16;
-  const height = 64;
-  const width = n * (bw + gap) + gap;
+  const height = 76;
+  const width = Math.max(n * (bw + gap) + gap, 96);
   const max = Math.max(...values, 1e-9);
-  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 16}`, role: 'img',
+  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18, role: 'img',
     'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}`).join(', ')}`});
   values.forEach((v, i) => {
     const bh = Math.max(v > 0 ? 1.5 : 0, (v / max) * height);
     const x = gap + i * (bw + gap);
     svg.append(
-      s('rect', {class: `chart-bar ${accent}`, x, y: top + height - bh, width: bw, height: bh, rx: 2}),
+      s('rect', {class: `chart-bar ${accent}`, x, y: top + height - bh, width: bw, height: bh, rx: 2.5}),
       s('text', {class: 'chart-value', x: x + bw / 2, y: top + height - bh - 4, 'text-anchor': 'middle'}, pct(v)),
-      s('text', {class: 'chart-axis', x: x + bw / 2, y: top + height + 12, 'text-anchor': 'middle'}, String(i)),
+      s('text', {class: 'chart-axis', x: x + bw / 2, y: top + height + 14, 'text-anchor': 'middle'}, String(i)),
     );
   });
   svg.append(s('line', {class: 'chart-base', x1: 0, x2: width, y1: top + height, y2: top + height}));
-  return h('figure', {class: 'chart-figure'}, svg, h('figcaption', {}, label));
+  return h('figure', {class: 'chart-figure'}, h('figcaption', {}, caption || label), svg);
 }
 
 // -- helpers ------------------------------------------------------------------------------------
@@ -157,8 +157,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
       h('dt', {}, 'Expected hits'), h('dd', {}, typeof p.expected_hits === 'number' ? p.expected_hits.toFixed(2) : '–'),
       h('dt', {}, 'At least one hit'), h('dd', {}, pct(1 - (p.hits[0] ?? 0))),
       h('dt', {}, 'Target eliminated'), h('dd', {}, pct(p.eliminate)));
-    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', unit: 'hit'}));
-    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', unit: 'flag', accent: 'bar flag'}));
+    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit'}));
+    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag'}));
     out.push(section('Odds', facts, charts));
   }
 

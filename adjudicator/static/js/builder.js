@@ -265,7 +265,7 @@ function renderSelection() {
     return;
   }
   const feature = content.obstacles.get(cell.obstacle);
-  parts.push(h('div', {class: 'b-row'},
+  parts.push(h('div', {class: 'b-row tight'},
     select({label: 'Terrain', value: cell.terrain, empty: 'Countryside', fk: 'sel-terrain',
       options: content.p.terrain.map((t) => ({value: t.id, label: t.name})), onChange: (v) => setCell((c) => { c.terrain = v; })}),
     select({label: 'Obstacle', value: cell.obstacle, empty: 'None', fk: 'sel-obstacle',
@@ -277,13 +277,13 @@ function renderSelection() {
   }
   if (unit) {
     parts.push(h('h3', {class: 'unit-h'}, `${content.sideName(unit.side)} ${content.unitName(unit)}`, h('span', {class: 'muted'}, ` · id ${unit.id}`)));
-    parts.push(h('div', {class: 'b-buttons roles'},
+    parts.push(h('div', {class: 'roles'},
       h('button', {type: 'button', class: 'button role-btn atk', 'aria-pressed': state.attacker === unit.id ? 'true' : 'false', 'data-fk': 'role-a',
         onclick: () => { state.attacker = state.attacker === unit.id ? null : unit.id; if (state.target === unit.id && state.attacker === unit.id) state.target = null; commit(); }}, 'Attacker'),
       h('button', {type: 'button', class: 'button role-btn tgt', 'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t',
         onclick: () => { state.target = state.target === unit.id ? null : unit.id; if (state.attacker === unit.id && state.target === unit.id) state.attacker = null; commit(); }}, 'Target'),
       h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move', 'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
-        onclick: () => { ui.moving = ui.moving === unit.id ? null : unit.id; render(); if (ui.moving) board.focusHex(unit.row, unit.col); }}, ui.moving === unit.id ? 'Cancel move' : 'Move…'),
+        onclick: () => { ui.moving = ui.moving === unit.id ? null : unit.id; render(); if (ui.moving) board.focusHex(unit.row, unit.col); }}, ui.moving === unit.id ? 'Cancel' : 'Move…'),
       h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove', onclick: () => { removeUnit(unit); commit(); }}, 'Remove')));
     parts.push(h('div', {class: 'b-form unit-form'}, unitFields(content, unit, () => commit(), {fk: 'unit'})));
   } else {
@@ -435,7 +435,11 @@ function buildGlobalControls() {
     message(lost ? `${lost} thing(s) off the ${kind} board were removed.` : '');
   });
   $('#bottom-side').addEventListener('change', (e) => { state.bottom_side = e.target.value; commit(); });
-  $('#show-labels').addEventListener('change', (e) => { ui.labels = e.target.checked; board.render(state, ui); });
+  $('#show-labels').addEventListener('click', (e) => {
+    ui.labels = !ui.labels;
+    e.currentTarget.setAttribute('aria-pressed', ui.labels ? 'true' : 'false');
+    board.render(state, ui);
+  });
   cardSelect.addEventListener('change', () => { state.card = cardSelect.value || null; commit(); });
   combat.addEventListener('change', () => { state.combat_card = combat.value || null; commit(); });
   $('#title').addEventListener('input', (e) => { state.title = e.target.value; scheduleUrl(false); });
@@ -593,6 +597,10 @@ function defaultTemplate() {
 
 async function start() {
   $('#b-layout').hidden = false;
+  if (!window.matchMedia('(min-width: 62rem)').matches) {
+    // On a phone the board and the ruling come first; the longer lists start folded.
+    $('#examples-box').open = false;
+  }
   ui.template = defaultTemplate();
   buildGlobalControls();
   buildExamples();
@@ -620,6 +628,9 @@ async function start() {
       syncGlobalControls();
       commit();
     }
+  }
+  if (!window.matchMedia('(min-width: 62rem)').matches && !(state.card || state.combat_card || state.rules.length)) {
+    $('#cards-box').open = false;
   }
   $('#builder').classList.add('ready');
 }
