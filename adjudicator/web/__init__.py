@@ -11,7 +11,7 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 
 
 def register(app: Flask) -> None:
-    from adjudicator.web import api_engine, api_outcomes, api_rules, builder, pages, search_views
+    from adjudicator.web import api_engine, api_outcomes, api_rules, builder, offline, pages, search_views
     from adjudicator.web.context import register_context
     from adjudicator.web.security import close_file_responses, register_security
 
@@ -20,7 +20,7 @@ def register(app: Flask) -> None:
     register_security(app)
     Compress(app)
     app.after_request(close_file_responses)  # after Compress, so it runs before it
-    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder):
+    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder, offline):
         app.register_blueprint(module.bp)
 
 

@@ -1,0 +1,132 @@
+"""The installable, offline web app: manifest, service worker, offline page, offline search data.
+
+The service worker script is generated: it carries a version (a hash of the content and of
+every static file and template) and the list of every URL the reference needs — every rule page,
+the lists, the search page and its offline index, the builder and the static files. Any change to
+the content or the site changes the version, so browsers install the new worker, which fills a
+new cache and deletes the old one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+
+from adjudicator import REPO_ROOT
+from adjudicator.content.documents import KIND_LABELS
+from adjudicator.content.loader import Catalogue
+from adjudicator.web.security import asset_version
+
+bp = Blueprint("offline", __name__)
+
+SHELL_PAGES = ("/", "/rules/", "/search", "/builder", "/offline")
+BOARD_KINDS = ("standard", "overlord", "breakthrough")
+
+
+def static_files(static_folder: str) -> list[str]:
+    root = Path(static_folder)
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+@cache
+def site_version(content_hash: str, static_folder: str) -> str:
+    """Changes whenever the content, a static file or a template changes."""
+    digest = hashlib.sha256(content_hash.encode())
+    for name in static_files(static_folder):
+        digest.update(name.encode() + asset_version(static_folder, name).encode())
+    for template in sorted((REPO_ROOT / "templates").glob("*.html")):
+        digest.update(template.name.encode() + template.read_bytes())
+    digest.update((Path(__file__).parent.parent / "static_templates" / "sw.js").read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def precache_urls(catalogue: Catalogue) -> list[str]:
+    """Every URL the reference needs offline."""
+    static_folder = current_app.static_folder or ""
+    urls: list[str] = [*SHELL_PAGES]
+    urls += [url_for("pages.kind_list", kind=kind) for kind in KIND_LABELS]
+    urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
+    urls += [url_for("offline.search_data"), url_for("offline.manifest")]
+    urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
+    for name in static_files(static_folder):
+        urls.append(url_for("static", filename=name))
+        urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
+    return list(dict.fromkeys(urls))
+
+
+def _catalogue() -> Catalogue:
+    return current_app.extensions["catalogue"]
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    catalogue = _catalogue()
+    version = site_version(catalogue.content_hash, current_app.static_folder or "")
+    source = (Path(__file__).parent.parent / "static_templates" / "sw.js").read_text()
+    script = source.replace("__VERSION__", json.dumps(version)).replace(
+        "__PRECACHE__", json.dumps(precache_urls(catalogue), separators=(",", ":"))
+    )
+    response = Response(script, mimetype="application/javascript")
+    response.headers["Cache-Control"] = "no-cache"  # browsers must see a new version at once
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    data = {
+        "name": "adjudicator — Memoir '44 rules",
+        "short_name": "adjudicator",
+        "description": "Memoir '44 rules reference and situation builder that works offline.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbf8f0",
+        "theme_color": "#2f4a2a",
+        "icons": [
+            {"src": url_for("static", filename="icons/icon.svg"), "sizes": "any", "type": "image/svg+xml",
+             "purpose": "any"},
+            {"src": url_for("static", filename="icons/maskable.svg"), "sizes": "any", "type": "image/svg+xml",
+             "purpose": "maskable"},
+        ],
+    }
+    response = Response(json.dumps(data), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@bp.get("/offline")
+def offline_page() -> str:
+    return render_template("offline.html")
+
+
+@bp.get("/api/v1/search-data")
+def search_data() -> Any:
+    """A compact copy of what search needs, for searching in the browser when offline."""
+    catalogue = _catalogue()
+    entries = [
+        [e.id, e.kind, e.meta.name, list(e.meta.aliases), e.meta.summary,
+         url_for("pages.entry", kind=e.kind, entry_id=e.id)]
+        for e in catalogue.entries.values()
+    ]
+    synonyms_path = Path(current_app.config["CONTENT_DIR"]) / "synonyms.yaml"
+    response = jsonify({
+        "version": catalogue.content_hash[:12],
+        "fields": ["id", "kind", "name", "aliases", "summary", "url"],
+        "entries": entries,
+        "synonyms": _synonyms(str(synonyms_path)),
+    })
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@cache
+def _synonyms(path: str) -> dict[str, list[str]]:
+    """Slang -> what it means ("ht" -> ["half track"]), from the file the server search uses."""
+    from adjudicator.search import Synonyms
+
+    table = Synonyms.load(Path(path)).table
+    return {" ".join(key): [" ".join(v) for v in values] for key, values in table.items()}

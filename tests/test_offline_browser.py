@@ -1,0 +1,85 @@
+"""The installable web app: after one visit the whole reference works in airplane mode, and the
+first load of the home page is small and makes no third-party request."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import PHONE, save_screenshot
+
+pytestmark = pytest.mark.browser
+
+FIRST_LOAD_BUDGET = 60 * 1024
+
+
+def test_home_first_load_is_under_60_kb_and_same_origin(browser, live_server):
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    requests = []
+    page.on("requestfinished", lambda request: requests.append(request))
+    page.goto(live_server + "/", wait_until="load")
+    page.wait_for_load_state("networkidle")
+    total = 0
+    for request in requests:
+        sizes = request.sizes()
+        total += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        assert request.url.startswith(live_server), f"third-party request: {request.url}"
+    context.close()
+    assert requests, "no request was recorded"
+    print(f"home first load: {total} bytes in {len(requests)} requests")
+    assert total < FIRST_LOAD_BUDGET, f"{total} bytes transferred"
+
+
+def test_reference_works_offline_after_one_visit(browser, live_server, catalogue):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now controlled by the worker
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    keys = page.evaluate("caches.keys()")
+    assert len([k for k in keys if k.startswith("adjudicator-")]) == 1
+
+    context.set_offline(True)
+    # Rule pages never opened online come from the cache.
+    for entry_id in ("hedgerow", "tank_destroyer", "imperial_japanese_army"):
+        entry = catalogue.entries[entry_id]
+        page.goto(f"{live_server}/rules/{entry.kind}/{entry.id}")
+        assert page.locator(".summary").inner_text().strip() == entry.meta.summary
+    # Search answers in the browser from the saved copy, slang included.
+    page.goto(f"{live_server}/search?q=arty")
+    page.wait_for_selector(".offline-results li a")
+    assert page.locator(".offline-results li a").first.inner_text() == catalogue.entries["artillery"].meta.name
+    save_screenshot(page, "offline-search-phone")
+    # The builder page itself loads.
+    page.goto(f"{live_server}/builder")
+    assert re.search("builder", page.title(), re.I)
+    context.close()
+
+
+def test_service_worker_version_changes_with_the_content(app, client):
+    from adjudicator.web.offline import site_version
+
+    script = client.get("/sw.js").get_data(as_text=True)
+    version = re.search(r'const VERSION = "([0-9a-f]+)"', script).group(1)
+    catalogue = app.extensions["catalogue"]
+    assert version == site_version(catalogue.content_hash, app.static_folder)
+    assert site_version("another-content-hash", app.static_folder) != version
+    assert client.get("/sw.js").headers["Cache-Control"] == "no-cache"
+
+
+def test_every_precached_url_is_served(client):
+    script = client.get("/sw.js").get_data(as_text=True)
+    urls = re.findall(r'"(/[^"]*)"', script.split("const PRECACHE = ", 1)[1].split(";", 1)[0])
+    assert "/rules/terrain/forest" in urls and "/api/v1/search-data" in urls
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_manifest_describes_an_installable_app(client):
+    manifest = client.get("/manifest.webmanifest").get_json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200
