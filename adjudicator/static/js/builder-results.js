@@ -29,7 +29,7 @@ function dieIcons(n) {
 
 // -- charts -------------------------------------------------------------------------------------
 /** A small bar chart of a probability distribution (index = count). */
-export function barChart(values, {label, caption, unit, accent = 'bar'}) {
+export function barChart(values, {label, caption, unit, accent = 'bar', exact = null}) {
   const n = values.length;
   const bw = 34;
   const gap = 8;
@@ -38,12 +38,13 @@ export function barChart(values, {label, caption, unit, accent = 'bar'}) {
   const width = Math.max(n * (bw + gap) + gap, 96);
   const max = Math.max(...values, 1e-9);
   const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18, role: 'img',
-    'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}`).join(', ')}`});
+    'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}${exact?.[i] ? ` (${exact[i]})` : ''}`).join(', ')}`});
   values.forEach((v, i) => {
     const bh = Math.max(v > 0 ? 1.5 : 0, (v / max) * height);
     const x = gap + i * (bw + gap);
     svg.append(
-      s('rect', {class: `chart-bar ${accent}`, x, y: top + height - bh, width: bw, height: bh, rx: 2.5}),
+      s('rect', {class: `chart-bar ${accent}`, x, y: top + height - bh, width: bw, height: bh, rx: 2.5},
+        s('title', {}, `${i} ${unit}${i === 1 ? '' : 's'}: ${pct(v)}${exact?.[i] ? ` = ${exact[i]}` : ''}`)),
       s('text', {class: 'chart-value', x: x + bw / 2, y: top + height - bh - 4, 'text-anchor': 'middle'}, pct(v)),
       s('text', {class: 'chart-axis', x: x + bw / 2, y: top + height + 14, 'text-anchor': 'middle'}, String(i)),
     );
@@ -63,6 +64,22 @@ function reasonItem(content, reason) {
   if (typeof reason === 'string') return h('li', {}, reason);
   const text = reason.text || reason.message || reason.reason || '';
   return h('li', {}, text, reason.rule ? [' ', h('span', {class: 'cite'}, '(', ruleLink(content, reason.rule), ')')] : null);
+}
+
+/** A list of {rule, text} steps, each citing its rule page. */
+function reasons(content, list, cls = 'reasons') {
+  if (!Array.isArray(list) || !list.length) return null;
+  return h('ul', {class: cls}, list.map((x) => reasonItem(content, x)));
+}
+
+/** "3/8" -> "5/8" for the complement; null when not a fraction. */
+function complement(exact) {
+  const m = /^(\d+)\/(\d+)$/.exec(exact || '');
+  return m ? `${Number(m[2]) - Number(m[1])}/${m[2]}` : null;
+}
+
+function exactly(value, exact) {
+  return exact && exact !== '0/1' && exact !== '1/1' ? [value, h('span', {class: 'exact'}, ` (${exact})`)] : value;
 }
 
 function section(title, ...children) {
@@ -139,7 +156,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
       h('td', {class: 'step-dice'}, step.dice == null ? '' : i === 0 ? String(step.dice) : signed(step.dice)),
       h('td', {}, step.text || '', ' ', step.rule ? h('span', {class: 'cite'}, ruleLink(content, step.rule)) : null)));
     rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)), h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
-    out.push(section('How many dice', h('table', {class: 'breakdown'},
+    out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', h('table', {class: 'breakdown'},
       h('caption', {class: 'visually-hidden'}, 'Battle dice breakdown'),
       h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Dice'), h('th', {scope: 'col'}, 'Why'))),
       h('tbody', {}, rows))));
@@ -148,18 +165,22 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   if (b.hit_symbols?.length) {
     out.push(section('Hits on',
       h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
+      reasons(content, b.hit_reasons, 'reasons small'),
       b.flags_ignored ? h('p', {class: 'r-note'}, `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
   }
 
   const p = b.probabilities;
   if (b.legal && p && Array.isArray(p.hits)) {
+    const atLeastOne = 1 - (p.hits[0] ?? 0);
     const facts = h('dl', {class: 'odds-facts'},
-      h('dt', {}, 'Expected hits'), h('dd', {}, typeof p.expected_hits === 'number' ? p.expected_hits.toFixed(2) : '–'),
-      h('dt', {}, 'At least one hit'), h('dd', {}, pct(1 - (p.hits[0] ?? 0))),
-      h('dt', {}, 'Target eliminated'), h('dd', {}, pct(p.eliminate)));
-    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit'}));
-    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag'}));
-    out.push(section('Odds', facts, charts));
+      h('dt', {}, 'Expected hits'), h('dd', {}, exactly(typeof p.expected_hits === 'number' ? String(Math.round(p.expected_hits * 100) / 100) : '–', p.expected_hits_exact)),
+      h('dt', {}, 'At least one hit'), h('dd', {}, exactly(pct(atLeastOne), complement(p.hits_exact?.[0]))),
+      h('dt', {}, 'Target eliminated'), h('dd', {}, exactly(pct(p.eliminate), p.eliminate_exact)),
+      typeof p.eliminate_after_retreat === 'number' && p.eliminate_after_retreat !== p.eliminate
+        ? [h('dt', {}, 'Eliminated, counting retreat losses'), h('dd', {}, exactly(pct(p.eliminate_after_retreat), p.eliminate_after_retreat_exact))] : null);
+    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
+    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag', exact: p.flags_exact}));
+    out.push(section('Odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
   }
 
   if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
@@ -168,9 +189,16 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag}));
 
   const after = [];
-  if (b.take_ground != null) after.push(h('li', {}, b.take_ground ? 'If the target\'s hex is vacated, the attacker may take ground.' : 'No take ground after this battle.'));
-  if (b.overrun != null) after.push(h('li', {}, b.overrun ? 'Armor overrun: after taking ground it may battle again.' : 'No armor overrun.'));
+  if (b.take_ground != null) {
+    after.push(h('li', {}, h('strong', {}, b.take_ground ? 'Take ground: yes. ' : 'Take ground: no. '),
+      b.take_ground_reasons?.length ? b.take_ground_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'take_ground', 'The take-ground rule')));
+  }
+  if (b.overrun != null) {
+    after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
+      b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
+  }
   if (after.length) out.push(section('After the battle', h('ul', {class: 'after'}, after)));
+  if (b.notes?.length) out.push(section('Notes', reasons(content, b.notes)));
 }
 
 function renderLos(los, {content, board}) {
@@ -182,6 +210,8 @@ function renderLos(los, {content, board}) {
   }
   if (los.crossed?.length) items.push(h('p', {class: 'r-note'}, `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
   if (los.edges?.length) items.push(h('p', {class: 'r-note'}, `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
+  const blockedText = new Set((los.blocked_by || []).map((x) => x.reason));
+  items.push(reasons(content, (los.reasons || []).filter((x) => !blockedText.has(x.text)), 'reasons small'));
   items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
   return section('Line of sight', ...items);
 }
@@ -190,7 +220,7 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
   const max = content.limits.max_flags;
   const picker = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Flags rolled'},
     Array.from({length: max}, (_, i) => i + 1).map((n) => h('button', {
-      type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false',
+      type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false', 'data-fk': `flags-${n}`,
       onclick: () => onFlags(n), text: `${n} flag${n === 1 ? '' : 's'}`,
     })));
   const parts = [picker];
@@ -201,27 +231,43 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
   } else {
     const d = result.data;
     const facts = [];
-    if (d.flags_ignored) facts.push(`${d.flags_ignored} flag${d.flags_ignored === 1 ? '' : 's'} ignored`);
-    if (d.moves_required != null) facts.push(`${d.moves_required} hex${d.moves_required === 1 ? '' : 'es'} back`);
+    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const allow = d.flag_allowance || {};
+    if (allow.must_ignore_all) facts.push('must ignore every flag');
+    else if (allow.may_ignore_all) facts.push('may ignore every flag');
+    else if (allow.must_ignore) facts.push(`must ignore ${plural(allow.must_ignore, 'flag')}`);
+    else if (allow.may_ignore) facts.push(`may ignore ${plural(allow.may_ignore, 'flag')}`);
+    else if (d.flags_ignored) facts.push(`${plural(d.flags_ignored, 'flag')} ignored`);
+    if (d.moves_required) facts.push(`must go back ${d.moves_required} hex${d.moves_required === 1 ? '' : 'es'}`);
+    else if (d.moves_required === 0 && !allow.may_ignore && !allow.may_ignore_all) facts.push('stays put');
     if (perFlag && perFlag !== 1) facts.push(`${perFlag} hexes per flag`);
     parts.push(h('p', {class: 'r-meta'}, `${unitLabel(content, target, board)}: ${facts.join(' · ') || 'no retreat needed'}`));
     if (d.eliminated) parts.push(h('p', {class: 'bad strong'}, 'The target is eliminated: it has nowhere to go and too few figures.'));
     else if (d.min_figures_lost) parts.push(h('p', {class: 'bad'}, `At least ${d.min_figures_lost} figure${d.min_figures_lost === 1 ? '' : 's'} lost.`));
+    parts.push(reasons(content, d.breakdown, 'reasons small'));
     if (d.options?.length) {
       parts.push(h('ol', {class: 'retreat-options'}, d.options.map((opt, i) => h('li', {},
         h('button', {
-          type: 'button', class: 'option',
+          type: 'button', class: 'option', 'data-fk': `retreat-${i}`,
           onmouseenter: () => onHighlight(i), onfocus: () => onHighlight(i), onmouseleave: () => onHighlight(null), onblur: () => onHighlight(null),
           onclick: () => onHighlight(i),
         },
-        h('span', {}, `To ${hexLabel(board, opt.end)}`, opt.path?.length > 1 ? h('span', {class: 'muted'}, ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
-        h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'}, opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
+        h('span', {}, optionText(board, opt, target), opt.path?.length > 1 ? h('span', {class: 'muted'}, ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
+        h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'}, opt.eliminated ? 'eliminated' : opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
+      if (d.options_total > d.options.length) parts.push(h('p', {class: 'r-note'}, `…and ${d.options_total - d.options.length} more ways with the same ends.`));
     } else if (d.moves_required) {
       parts.push(h('p', {class: 'r-note'}, 'No hex to retreat to.'));
     }
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'retreat', 'The retreat rule')));
   return section('Retreat', ...parts);
+}
+
+function optionText(board, opt, target) {
+  const ignored = opt.flags_ignored ? `Ignore ${opt.flags_ignored} flag${opt.flags_ignored === 1 ? '' : 's'}` : '';
+  const stays = target && opt.end.row === target.row && opt.end.col === target.col && !opt.path?.length;
+  if (stays) return ignored ? `${ignored}, stay on ${hexLabel(board, opt.end)}` : `Stay on ${hexLabel(board, opt.end)}`;
+  return ignored ? `${ignored}, back to ${hexLabel(board, opt.end)}` : `Back to ${hexLabel(board, opt.end)}`;
 }
 
 function renderResupply(result, {content, board, state, supplier}) {
