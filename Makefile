@@ -23,10 +23,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 # Build the database and search index only when missing or when content/ changed.
 build: $(STAMP)
-	$(FLASK) content build
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content build
 
 check: $(STAMP)
-	$(FLASK) content check
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content check
 
 run: build
 	$(FLASK) run --host $(HOST) --port $(PORT) --no-debug

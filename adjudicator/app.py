@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE_URL=os.environ.get("DATABASE_URL", f"sqlite:///{instance_path / 'adjudicator.db'}"),
         CONTENT_DIR=str(REPO_ROOT / "content"),
+        SKIP_BUILD=bool(os.environ.get("ADJUDICATOR_SKIP_BUILD")),  # `flask content build` builds itself
         MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
         JSON_SORT_KEYS=False,
     )

@@ -81,6 +81,7 @@ def build_database(catalogue: Catalogue, engine: Engine) -> int:
 
 def ensure_built(catalogue: Catalogue, engine: Engine, instance_path: Path, force: bool = False) -> bool:
     """Build the database and extra steps if stale; True when a build ran."""
+    instance_path.mkdir(parents=True, exist_ok=True)
     if not force and built_hash(engine) == catalogue.content_hash and _steps_fresh(catalogue, instance_path):
         return False
     with build_lock(instance_path):

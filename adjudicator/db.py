@@ -7,11 +7,12 @@ teardown."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
 from adjudicator import models  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -21,6 +22,9 @@ from adjudicator import models  # noqa: F401  (registers the tables on SQLModel.
 def engine_for(url: str) -> Engine:
     """One engine per database URL per process."""
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    database = make_url(url).database
+    if url.startswith("sqlite") and database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)  # a fresh machine has no folder yet
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
