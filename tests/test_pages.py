@@ -86,3 +86,13 @@ def test_body_markdown_cannot_inject_html(client, app):
     html = render("<script>alert(1)</script> [[forest]]", lambda i: ("/rules/terrain/forest", "Forest"))
     assert "<script>" not in html
     assert '<a href="/rules/terrain/forest">Forest</a>' in html
+
+
+def test_every_see_also_link_shows_on_both_entry_pages(client, catalogue):
+    """A link written on one entry appears on both pages, so related rules link both ways."""
+    pages = {e.id: client.get(f"/rules/{e.kind}/{e.id}").get_data(as_text=True) for e in catalogue.entries.values()}
+    for entry in catalogue.entries.values():
+        for target_id in entry.meta.see_also:
+            target = catalogue.entries[target_id]
+            assert f'href="/rules/{target.kind}/{target.id}"' in pages[entry.id], (entry.id, target_id)
+            assert f'href="/rules/{entry.kind}/{entry.id}"' in pages[target_id], (target_id, entry.id)
