@@ -220,6 +220,52 @@ def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
     assert "Battle not allowed" in verdict(page)
 
 
+def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, app):
+    open_builder(page, live_server)
+    page.click('.tool[data-tool="unit"]')
+    page.select_option('select[data-fk="tpl-type"]', "supply_truck")
+    hexagon(page, 6, 10).click()
+    page.select_option('select[data-fk="tpl-type"]', "infantry")
+    hexagon(page, 6, 12).click()  # placed and selected: take two figures off it
+    page.click('[data-fk="unit-figures-dec"]')
+    page.click('[data-fk="unit-figures-dec"]')
+    page.click('.tool[data-tool="select"]')
+    hexagon(page, 6, 10).click()
+    settled(page)
+    expected = app.test_client().post("/api/v1/resupply", json={
+        "units": [{"id": "u1", "side": "allies", "type": "supply_truck", "row": 6, "col": 10, "figures": 2},
+                  {"id": "u2", "side": "allies", "type": "infantry", "row": 6, "col": 12, "figures": 2}],
+        "supplier": "u1"}).get_json()
+    assert [t["unit"] for t in expected["targets"]] == ["u2"]
+    ruling = page.locator("#ruling").inner_text()
+    assert "Re-supply" in ruling or "RE-SUPPLY" in ruling
+    assert f"up to +{expected['targets'][0]['max_figures']}" in ruling
+    assert page.locator(".resupply-hex").count() == 1
+
+
+def test_the_builder_makes_no_request_outside_our_own_site(desktop_page, live_server):
+    page = desktop_page
+    urls = []
+    page.on("request", lambda request: urls.append(request.url))
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    verdict(page)
+    assert urls and all(url.startswith(live_server + "/") for url in urls), urls
+
+
+def test_without_javascript_the_page_says_so_and_links_the_api(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 812})
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/builder")
+        notice = page.locator(".b-noscript")
+        assert notice.is_visible() and "needs JavaScript" in notice.inner_text()
+        assert notice.locator('a[href="/api/v1/openapi.json"]').count() == 1
+        assert not page.locator("#b-layout").is_visible()
+    finally:
+        context.close()
+
+
 def test_example_gallery_loads_an_example(page, live_server):
     open_builder(page, live_server)
     if page.locator("#examples-box:not([open])").count():  # folded on a phone
