@@ -94,3 +94,14 @@ def test_search_works_without_javascript(browser, live_server):
         save_screenshot(page, "search-results-no-js-phone")
     finally:
         context.close()
+
+
+def test_as_you_type_falls_back_to_the_copy_on_the_phone_when_the_server_is_unreachable(phone_page, live_server):
+    phone_page.goto(f"{live_server}/rules/")
+    phone_page.route(lambda url: "/api/v1/search?" in url, lambda route: route.abort())
+    box = header_box(phone_page)
+    box.click()
+    box.press_sequentially("sandbag", delay=30)
+    first = phone_page.locator(".suggest [role=option]").first
+    first.wait_for(state="visible")
+    assert "Sandbags" in first.inner_text()

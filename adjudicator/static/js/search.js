@@ -120,10 +120,11 @@
           name.textContent = hit.name;
           var badge = document.createElement("span");
           badge.className = "badge kind-" + hit.kind;
-          badge.textContent = hit.kind_label || hit.kind;
+          badge.textContent = hit.kind_label || hit.kind.replace(/_/g, " ");
           var snippet = document.createElement("span");
           snippet.className = "suggest-snippet";
-          snippet.appendChild(snippetNode(hit.snippet || ""));
+          if (hit.plain) snippet.textContent = hit.snippet || "";
+          else snippet.appendChild(snippetNode(hit.snippet || ""));
           link.append(name, " ", badge, snippet);
         }));
       });
@@ -169,7 +170,23 @@
         return response.ok ? response.json() : null;
       }).then(function (data) {
         if (data && mine === sequence) render(data);
-      }).catch(function () { /* aborted or offline: the form still works */ });
+      }).catch(function (error) {
+        if (error && error.name === "AbortError") return;
+        offline(q, mine);
+      });
+    }
+
+    /* No server (airplane mode): the copy of the rules offline-search.js keeps on the phone. */
+    function offline(q, mine) {
+      if (typeof window.adjudicatorOfflineSearch !== "function") return;
+      window.adjudicatorOfflineSearch(q).then(function (results) {
+        if (mine !== sequence) return;
+        render({
+          results: results.slice(0, LIMIT).map(function (r) { return Object.assign({ plain: true }, r); }),
+          total: results.length,
+          suggestion: null
+        });
+      }).catch(function () { /* nothing saved yet: the form still works */ });
     }
 
     input.addEventListener("input", function () {
