@@ -55,7 +55,7 @@ from adjudicator.content.facts import describe
 from adjudicator.content.loader import Catalogue, Entry, content_dir
 from adjudicator.content.markdown import render
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 """Bump when the schema or the analysis changes: an index of another version counts as stale."""
 
 INDEX_DIR = "index"
@@ -85,7 +85,6 @@ accents folded. Queries and names go through the very same analyzer, so they alw
 
 WORDS = RegexTokenizer(r"\w+") | LowercaseFilter() | CharsetFilter(accent_map)
 """Unstemmed words: the spelling vocabulary and the raw words of a query."""
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,18 +319,23 @@ def read_meta(instance_path: Path) -> dict[str, Any] | None:
 
 def index_is_fresh(catalogue: Catalogue, instance_path: Path) -> bool:
     meta = read_meta(instance_path)
-    return bool(meta) and meta.get("schema") == SCHEMA_VERSION and meta.get("content_hash") == catalogue.content_hash
+    return _readable(meta) and meta is not None and meta.get("content_hash") == catalogue.content_hash
+
+
+def _readable(meta: dict[str, Any] | None) -> bool:
+    return meta is not None and meta.get("schema") == SCHEMA_VERSION
 
 
 def ensure_index(catalogue: Catalogue, instance_path: Path) -> None:
-    """Build the index if this instance has none at all (safety net when the build step did not run).
+    """Build the index if this instance has none this code can read (a safety net for when the
+    build step did not run, e.g. an app created without importing this module first).
 
-    A *stale* index is left alone here: the process that loaded the newer content rebuilds it
-    through ``build.ensure_built``; an older worker must not overwrite it with its old content."""
-    if read_meta(instance_path) is not None:
+    An index of other *content* is left alone: the process that loaded the newer content
+    rebuilds it through ``build.ensure_built``; an older worker must not overwrite it."""
+    if _readable(read_meta(instance_path)):
         return
     with build.build_lock(Path(instance_path)):
-        if read_meta(instance_path) is None:
+        if not _readable(read_meta(instance_path)):
             build_index(catalogue, instance_path)
 
 
@@ -451,8 +455,10 @@ class Generation:
     def __init__(self, folder: Path, stamp: tuple[int, ...]) -> None:
         self.folder = folder
         self.stamp = stamp
-        self.ix = whoosh_index.open_dir(str(folder), readonly=True)
         self.meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        if not _readable(self.meta):
+            raise ValueError(f"{folder}: index schema {self.meta.get('schema')!r}, this code reads {SCHEMA_VERSION!r}")
+        self.ix = whoosh_index.open_dir(str(folder), readonly=True)
         self.synonyms = Synonyms.from_json(self.meta.get("synonyms", []))
         self._pool: queue.SimpleQueue[Any] = queue.SimpleQueue()
         searcher = self.ix.searcher()

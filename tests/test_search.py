@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import threading
 from pathlib import Path
@@ -88,6 +89,17 @@ def test_ensure_built_builds_the_index_once_and_then_leaves_it(tmp_path, catalog
     (tmp_path / "index" / "CURRENT").unlink()
     assert build.ensure_built(catalogue, engine, tmp_path)
     assert search.index_is_fresh(catalogue, tmp_path)
+
+
+def test_an_index_of_an_older_schema_is_not_opened_and_gets_rebuilt(tmp_path, catalogue):
+    folder = search.build_index(catalogue, tmp_path)
+    meta = json.loads((folder / "meta.json").read_text())
+    (folder / "meta.json").write_text(json.dumps({**meta, "schema": "0"}))
+    assert not search.index_is_fresh(catalogue, tmp_path)
+    assert search.opened(tmp_path) is None
+    search.ensure_index(catalogue, tmp_path)
+    assert search.index_is_fresh(catalogue, tmp_path)
+    assert ids(search.search(tmp_path, "bunker", limit=1)) == ["bunker"]
 
 
 def test_a_rebuild_swaps_generations_and_workers_reopen(tmp_path, catalogue):
