@@ -203,14 +203,16 @@ function renderToolPanel() {
     case 'terrain':
       fill(panel, select({label: 'Terrain to lay', value: ui.terrain, fk: 'tool-terrain', empty: 'Choose…',
         options: content.p.terrain.map((t) => ({value: t.id, label: t.name})),
-        onChange: (v) => { ui.terrain = v; render(); }}),
+        onChange: (v) => { ui.terrain = v; remember('terrain', v); render(); }}),
+      recentChips('terrain'),
       ui.terrain ? summaryLine(ui.terrain) : null);
       break;
     case 'obstacle': {
       const needsOwner = ui.obstacle && content.obstacles.get(ui.obstacle)?.owner_matters;
       fill(panel, select({label: 'Obstacle to place', value: ui.obstacle, fk: 'tool-obstacle', empty: 'Choose…',
         options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})),
-        onChange: (v) => { ui.obstacle = v; render(); }}),
+        onChange: (v) => { ui.obstacle = v; remember('obstacle', v); render(); }}),
+      recentChips('obstacle'),
       needsOwner ? segmented({label: 'Original owner', value: ui.obstacleOwner || '', fk: 'tool-owner',
         options: [{value: '', label: 'Not set'}, {value: 'allies', label: 'Allies'}, {value: 'axis', label: 'Axis'}],
         onChange: (v) => { ui.obstacleOwner = v || null; render(); }}) : null,
@@ -224,6 +226,21 @@ function renderToolPanel() {
     default:
       fill(panel);
   }
+}
+
+/** The last few terrains (or obstacles) chosen, one tap away. */
+const recent = {terrain: [], obstacle: []};
+
+function remember(kind, id) {
+  if (!id) return;
+  recent[kind] = [id, ...recent[kind].filter((x) => x !== id)].slice(0, 6);
+}
+
+function recentChips(kind) {
+  if (recent[kind].length < 2) return null;
+  return h('div', {class: 'recent', role: 'group', 'aria-label': `Recently used ${kind}`},
+    recent[kind].map((id) => h('button', {type: 'button', class: 'chip-btn', 'data-fk': `recent-${kind}-${id}`,
+      'aria-pressed': ui[kind] === id ? 'true' : 'false', onclick: () => { ui[kind] = id; render(); }}, content.name(id))));
 }
 
 function summaryLine(id) {
