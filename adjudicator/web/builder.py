@@ -214,6 +214,7 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state.update({"attacker": unit_at(req.get("from")), "target": unit_at(req.get("to"))})
     elif endpoint == "retreat":
         state.update({"target": req.get("unit"), "flags": req.get("flags")})
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     elif endpoint == "resupply":
         state["select"] = req.get("supplier")
     state["title"] = str(data.get("title") or "")

@@ -113,7 +113,12 @@ export function renderRuling(root, {r, state, content, board, attacker, target, 
   const verdict = h('div', {class: 'r-status', id: 'verdict', 'aria-live': 'polite'});
   out.push(verdict);
 
-  if (!attacker || !target) {
+  if (!attacker && target) {
+    verdict.classList.add('idle');
+    verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker'),
+      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Select a unit and press Attacker to see the battle.`));
+    out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight}));
+  } else if (!attacker || !target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
       h('p', {class: 'r-sub'}, 'Place two units of opposite sides: the first becomes the attacker, the second the target. Select a unit to change its role.'));

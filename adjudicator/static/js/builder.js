@@ -368,7 +368,7 @@ function drawOverlay() {
   board.setOverlay({
     los: attacker && target && r.los?.ok ? r.los.data : null, from: attacker, to: target,
     // Retreats are drawn for a battle that may happen, or while one option is pointed at.
-    retreat: target && r.retreat?.ok && r.battle?.ok && (r.battle.data.legal || ui.highlight !== null) ? r.retreat.data : null,
+    retreat: target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null,
     retreatFrom: target,
     highlight: ui.highlight, resupply, errorHex,
   });
@@ -387,7 +387,12 @@ const scheduleRefresh = debounced(async (signal) => {
     if (state.combat_card) battle.combat_card = state.combat_card;
     jobs.battle = postJSON(DATA.api.battle, battle, signal);
     jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
-    jobs.retreat = postJSON(DATA.api.retreat, {...doc, unit: target.id, flags: state.flags}, signal);
+  }
+  if (target) {
+    const retreat = {...doc, unit: target.id, flags: state.flags};
+    if (state.card) retreat.card = state.card;
+    if (state.combat_card) retreat.combat_card = state.combat_card;
+    jobs.retreat = postJSON(DATA.api.retreat, retreat, signal);
   }
   if (supplier) jobs.resupply = postJSON(DATA.api.resupply, {...doc, supplier: supplier.id}, signal);
   const names = Object.keys(jobs);
