@@ -18,17 +18,6 @@ FOREST = (5, 11)  # on the line between them
 TOWN = (4, 8)  # in the open from the attacker: the line to it crosses (5, 9), plain countryside
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _uncompressed_static_files(app):
-    """flask-compress wraps streamed static files in a generator that never closes the file, so
-    every page load leaks a file handle and pytest (warnings are errors) fails the test on the
-    ResourceWarning. Not a builder problem (reported to the lead): serve them uncompressed here."""
-    before = app.config.get("COMPRESS_STREAMS", True)
-    app.config["COMPRESS_STREAMS"] = False
-    yield
-    app.config["COMPRESS_STREAMS"] = before
-
-
 @pytest.fixture(params=["phone", "desktop"])
 def page(request):
     return request.getfixturevalue(f"{request.param}_page")
