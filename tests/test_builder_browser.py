@@ -298,3 +298,12 @@ def test_builder_desktop_screenshot(desktop_page, live_server):
     hexagon(page, *TOWN).click()
     assert "Roll" in verdict(page)
     save_screenshot(page, "builder-desktop")
+
+
+def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, live_server):
+    page = phone_page
+    open_builder(page, live_server, "/builder#z=not-a-real-link")
+    assert "damaged" in page.locator("#b-message").inner_text()
+    page.click('.tool[data-tool="unit"]')
+    hexagon(page, *ATTACKER).click()
+    assert len(page_situation(page)) == 1
