@@ -35,7 +35,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from adjudicator import db
+    from adjudicator import (
+        db,
+        search,  # noqa: F401  (registers the index build in build.EXTRA_STEPS)
+    )
     from adjudicator.build import ensure_built
     from adjudicator.cli import content_cli
     from adjudicator.content.loader import ContentError, load_catalogue

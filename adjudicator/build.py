@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import delete
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
 from adjudicator.content.loader import Catalogue
@@ -42,10 +43,15 @@ def build_lock(instance_path: Path) -> Iterator[None]:
 
 
 def built_hash(engine: Engine) -> str | None:
-    create_tables(engine)
-    with Session(engine) as session:
-        row = session.get(BuildMeta, "content_hash")
-        return row.value if row else None
+    """The content hash of the last build, or None when nothing was built yet.
+
+    Creates nothing: several workers call this at once at start-up, outside the build lock."""
+    try:
+        with Session(engine) as session:
+            row = session.get(BuildMeta, "content_hash")
+            return row.value if row else None
+    except SQLAlchemyError:  # no tables yet (a fresh database)
+        return None
 
 
 def build_database(catalogue: Catalogue, engine: Engine) -> int:

@@ -227,7 +227,8 @@ def test_malformed_json_is_a_400(client: FlaskClient, endpoint: str, body: str) 
 
 
 def test_oversized_body_is_a_413(client: FlaskClient) -> None:
-    response = client.post("/api/v1/battle", data='{"units": [' + " " * 70_000 + "]}",
+    limit = client.application.config["MAX_CONTENT_LENGTH"]
+    response = client.post("/api/v1/battle", data='{"units": [' + " " * limit + "]}",
                            content_type="application/json")
     assert response.status_code == 413
 
