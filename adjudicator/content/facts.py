@@ -15,27 +15,27 @@ Link = Callable[[str], Markup | None]
 """Gives an HTML link to an entry id, or None if no such entry."""
 
 LABELS: dict[str, str] = {
+    "dice_reductions": "Attacker dice reduction",
+    "battle_out": "Battling out of this hex",
+    "blocks_los": "Blocks line of sight",
+    "no_battle_after_entering": "Cannot battle the turn it enters",
+    "cannot_battle_in": "Cannot battle while here",
+    "flags": "Retreat flags",
+    "impassable": "Impassable for",
+    "must_stop": "Must stop on entering",
     "editor_names": "Scenario editor names",
     "elevation": "Height",
     "plateau": "Same-height group",
     "is_bridge": "Crossing",
-    "impassable": "Impassable for",
-    "must_stop": "Must stop on entering",
     "must_stop_leaving": "Leaving: only to an adjacent hex",
     "max_move_onto": "Most hexes moved when entering",
     "enter_only_from_adjacent": "Must start its move adjacent to enter",
     "enter_only_from_plateau": "May only be entered from",
     "leave_only_to_plateau": "May only be left to",
-    "dice_reductions": "Attacker dice reduction",
-    "battle_out": "Battling out of this hex",
-    "no_battle_after_entering": "Cannot battle the turn it enters",
     "battle_after_entering_max_moved": "May battle after entering only if it moved at most",
     "no_battle_after_leaving": "Cannot battle the turn it leaves",
-    "cannot_battle_in": "Cannot battle while here",
     "adjacent_only_in_or_out": "Battles in or out only against adjacent targets",
-    "blocks_los": "Blocks line of sight",
     "los_rule": "Line-of-sight rule",
-    "flags": "Retreat flags",
     "no_retreat_from": "May not retreat (loses a figure per flag)",
     "no_retreat_onto": "Units may not retreat onto it",
     "entry_risk": "Risk on entering",
@@ -152,7 +152,8 @@ def _signed(n: int) -> str:
 
 def _reduction(red: dict[str, Any]) -> str:
     dice = red.get("dice", {})
-    parts = [f"{c.capitalize()} −{dice[c]}" for c in CLASS_ORDER if c in dice]
+    parts = [f"{c.capitalize()} −{dice[c]}" if dice[c] else f"{c.capitalize()} not reduced"
+             for c in CLASS_ORDER if c in dice]
     text = ", ".join(parts) or "none"
     conditions = [CONDITIONS.get(w, w) for w in red.get("when", ())]
     return text + (f" ({'; '.join(conditions)})" if conditions else "")
@@ -262,10 +263,20 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
     return escape(str(value))
 
 
+LAST = ("editor_names", "elevation", "plateau", "editor_badges", "los_rule")
+"""Fields a player rarely needs at the table: shown after the rest."""
+
+
+def _order(key: str) -> tuple[int, int]:
+    keys = list(LABELS)
+    return (1 if key in LAST else 0, keys.index(key) if key in keys else len(keys))
+
+
 def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
-    """Readable rows for every structured field that is set."""
+    """Readable rows for every structured field that is set, what settles disputes first."""
     rows = []
-    for key, value in facts.items():
+    for key in sorted(facts, key=_order):
+        value = facts[key]
         if value in (None, "", [], {}, ()) or (key == "placed_on" and value == "hex"):
             continue
         rows.append(FactRow(LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
