@@ -464,7 +464,10 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             else:
                 del doc["units"][index]
                 importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
-    parse_situation(doc, rulebook)
+    try:
+        parse_situation(doc, rulebook)
+    except IllegalSituation as exc:
+        raise M44Error(exc.field, exc.message) from None
     return doc
 
 
