@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.engine.situation import parse_situation
 from adjudicator.m44 import M44Error, import_m44, loads
@@ -203,3 +205,47 @@ def test_text_that_is_not_json_is_an_error():
 
 def test_byte_order_mark_is_accepted():
     assert loads("\ufeff{\"board\": {}}".encode()) == {"board": {}}
+
+
+NAMES = st.sampled_from(["woods", "hills", "river", "sand", "bunker", "wire", "buildings", "zzz", "", "inf", "tank"])
+UNIT_NAMES = st.sampled_from(["infus", "tankger", "inf2ger", "gunbrit", "vehus", "ger", "tank2it", "infch", "x"])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 60) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+HEXAGON = st.fixed_dictionaries(
+    {"row": st.integers(-2, 18) | st.text(max_size=2), "col": st.integers(-2, 52)},
+    optional={
+        "terrain": st.fixed_dictionaries({"name": NAMES}, optional={"original_owner": st.sampled_from(["AXIS", "x"])}),
+        "rect_terrain": st.fixed_dictionaries({"name": NAMES}) | JSON,
+        "obstacle": st.fixed_dictionaries({"name": NAMES}),
+        "unit": st.fixed_dictionaries({"name": UNIT_NAMES}, optional={
+            "badge": st.sampled_from(["badge6", "badge46", "badge", "badgeX", "badge3"]) | JSON,
+            "nbr_units": st.integers(-1, 9) | JSON}),
+        "tags": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["medal1", "tag14", "EXIT_MARKER"])}) | JSON,
+                         max_size=3) | JSON,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hexagons=st.lists(HEXAGON, max_size=12), board=st.sampled_from(["STANDARD", "OVERLORD", "BRKTHRU", "x"]),
+       face=st.sampled_from(["BEACH", "COUNTRY", None]))
+def test_any_scenario_imports_to_a_valid_situation_or_fails_with_a_named_field(rulebook, hexagons, board, face):
+    data = {"board": {"type": board, "face": face, "hexagons": hexagons}, "game_info": {"side_player1": "AXIS"}}
+    try:
+        result = import_m44(data, rulebook)
+    except M44Error as exc:
+        assert exc.field
+        return
+    parse_situation(result.situation, rulebook)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=JSON)
+def test_arbitrary_json_never_crashes_the_import(rulebook, data):
+    try:
+        parse_situation(import_m44(data, rulebook).situation, rulebook)
+    except M44Error as exc:
+        assert exc.field
