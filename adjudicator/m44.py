@@ -156,10 +156,14 @@ class _Importer:
         if not name:
             self.skipped.append(Unmapped(h.row, h.col, what, "", "tile without a name"))
             return
-        entry_id = self.resolve_tile(name, tile.get("behavior"))
+        behavior = tile.get("behavior")
+        entry_id = self.resolve_tile(name, behavior)
         if entry_id is None:
             self.unknown.append(Unmapped(h.row, h.col, what, name))
             return
+        if isinstance(behavior, str) and behavior.strip() and self.resolve_tile(behavior, None) is None:
+            shown, played = behavior.strip()[:MAX_NAME], self.rulebook.names[entry_id]
+            self.notes.append(f"{self.label(h)}: tile behaviour {shown!r} has no entry of its own; played as {played}")
         state = self.hexes.setdefault(h, _Hex())
         kind = self.rulebook.kinds[entry_id]
         slot = "terrain" if kind == "terrain" else "obstacle"

@@ -136,6 +136,13 @@ def test_second_terrain_on_a_hex_is_skipped_with_the_reason(rulebook):
     assert [(s.name, "already has Forest" in s.reason) for s in result.skipped] == [("wruins", True)]
 
 
+def test_tile_behaviour_without_an_entry_is_mentioned(rulebook):
+    tile = {"name": "hills", "behavior": "MADE_UP_SLOPE"}
+    result = import_m44(scenario({"row": 3, "col": 5, "terrain": tile}), rulebook)
+    assert hex_at(result.situation, 3, 5)["terrain"] == "hill"
+    assert any("MADE_UP_SLOPE" in note for note in result.notes)
+
+
 def test_bunker_without_owner_belongs_to_the_side_that_starts_on_it(rulebook):
     result = import_m44(scenario({"row": 2, "col": 6, "rect_terrain": {"name": "bunker"}, "unit": {"name": "infger"}}),
                         rulebook)
