@@ -324,15 +324,63 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             ], (404,)),
             "/api/v1/search": _get("Search the rules", "SearchResults", [
                 {"name": "q", "in": "query", "required": False, "schema": {"type": "string"}},
-                {"name": "kind", "in": "query", "required": False, "schema": {"type": "string",
-                                                                               "enum": list(KIND_LABELS)}},
-                {"name": "expansion", "in": "query", "required": False,
-                 "schema": {"type": "string", "enum": list(EXPANSIONS)}},
+                {"name": "kind", "in": "query", "required": False, "description": "empty: any kind",
+                 "schema": {"type": "string", "enum": ["", *KIND_LABELS]}},
+                {"name": "expansion", "in": "query", "required": False, "description": "empty: any expansion",
+                 "schema": {"type": "string", "enum": ["", *EXPANSIONS]}},
                 {"name": "limit", "in": "query", "required": False,
                  "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
             ], (400,)),
+            "/api/v1/situations": {"post": {
+                "summary": "Save a situation under a short id",
+                "description": "A situation plus the builder's selection; stored read-only, never overwritten.",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
+                "responses": {"201": {"description": "saved", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}}, **_errors(400, 413, 415)},
+            }},
+            "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
+                {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
+            ], (404,)),
+            "/api/v1/import/m44": {"post": {
+                "summary": "Turn an official editor .m44 scenario into a situation",
+                "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}}, **_errors(400, 413)},
+            }},
+            "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
+                {"name": "kind", "in": "path", "required": True,
+                 "schema": {"type": "string", "enum": ["standard", "overlord", "breakthrough"]}},
+            ], (404,)),
         },
         "components": {"schemas": {
+            "SaveRequest": _with(situation, [], {
+                "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
+                "title": {"type": "string", "maxLength": 120, **NULLABLE},
+            }),
+            "SavedSituation": {
+                "type": "object", "required": ["id", "url", "api_url", "created_at", "size", "situation"],
+                "properties": {"id": {"type": "string"}, "url": {"type": "string"}, "api_url": {"type": "string"},
+                               "created_at": {"type": "string"}, "size": {"type": "integer"},
+                               "situation": {"type": "object"}},
+            },
+            "ImportResult": {
+                "type": "object", "required": ["situation", "unknown"],
+                "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
+                               "unknown": {"type": "array", "items": {"type": "object"}},
+                               "skipped": {"type": "array", "items": {"type": "object"}},
+                               "notes": {"type": "array", "items": {"type": "string"}}},
+            },
+            "Board": {
+                "type": "object", "required": ["kind", "rows", "hexes"],
+                "properties": {"kind": {"type": "string"}, "rows": {"type": "integer"},
+                               "max_col": {"type": "integer"}, "hexes": {"type": "array"},
+                               "section_bounds": {"type": "array"}, "baseline_rows": {"type": "object"}},
+            },
             "Situation": situation,
             "Hex": _hex_request(),
             "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),

@@ -22,8 +22,10 @@ API_LIMIT_MAX = 50
 
 
 def _filter(name: str, allowed: dict[str, Any]) -> str | None:
-    value = request.args.get(name, "").strip()
-    if not value:
+    """A facet filter: absent or empty (a form's "any" choice) means no filter; anything else
+    must be a known id."""
+    value = request.args.get(name, "")
+    if value == "":
         return None
     if value not in allowed:
         raise ApiError(f"unknown {name} {value[:60]!r}; use one of: {', '.join(allowed)}", field=name)
