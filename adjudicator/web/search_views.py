@@ -33,8 +33,8 @@ def _filter(name: str, allowed: dict[str, Any]) -> str | None:
 
 
 def _limit() -> int:
-    raw = request.args.get("limit", "").strip()
-    if not raw:
+    raw = request.args.get("limit")
+    if raw is None:
         return API_LIMIT
     if not raw.isdigit() or not 1 <= int(raw) <= API_LIMIT_MAX:
         raise ApiError(f"limit must be a whole number from 1 to {API_LIMIT_MAX}", field="limit")
