@@ -37,7 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from adjudicator import (
         db,
-        search,  # noqa: F401  (registers the index build in build.EXTRA_STEPS)
+        search,
     )
     from adjudicator.build import ensure_built
     from adjudicator.cli import content_cli
@@ -59,5 +59,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulebook"] = catalogue.rulebook()
     if not app.config.get("SKIP_BUILD"):
         ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
+        search.opened(instance_path)  # open the index now, not on some user's first search
     register(app)
     return app

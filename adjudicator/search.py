@@ -34,7 +34,7 @@ import threading
 import time
 import unicodedata
 import uuid
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -478,6 +478,23 @@ class Generation:
         stems = {term for f in TEXT_FIELDS for term in reader.field_terms(f)}
         self.vocabulary = Vocabulary(frequencies, name_words, stems)
         self._pool.put(searcher)
+        # Answers are fixed for a generation and players repeat questions ("forest", "arty range"),
+        # so each process keeps the latest answers; a rebuild opens a new generation and cache.
+        self._results: OrderedDict[tuple[Any, ...], Results] = OrderedDict()
+        self._results_lock = threading.Lock()
+
+    def cached(self, key: tuple[Any, ...]) -> Results | None:
+        with self._results_lock:
+            found = self._results.get(key)
+            if found is not None:
+                self._results.move_to_end(key)
+            return found
+
+    def remember(self, key: tuple[Any, ...], results: Results) -> None:
+        with self._results_lock:
+            self._results[key] = results
+            if len(self._results) > RESULTS_CACHE_SIZE:
+                self._results.popitem(last=False)
 
     @contextmanager
     def searcher(self) -> Iterator[Any]:
@@ -498,6 +515,9 @@ class Generation:
             except queue.Empty:
                 break
 
+
+RESULTS_CACHE_SIZE = 1024
+RESULTS_CACHE_MAX_QUERY = 200  # long pasted texts are not worth keeping
 
 _OPENED: dict[str, Generation] = {}
 _OPEN_LOCK = threading.Lock()
@@ -861,6 +881,19 @@ def search(
     generation = opened(instance_path)
     if generation is None:
         raise LookupError(f"no search index in {index_root(instance_path)}")
+    key = (raw, kind, expansion, limit, typing)
+    cached = generation.cached(key)
+    if cached is not None:
+        return cached
+    results = _search(generation, raw, kind=kind, expansion=expansion, limit=limit, typing=typing)
+    if len(raw) <= RESULTS_CACHE_MAX_QUERY:
+        generation.remember(key, results)
+    return results
+
+
+def _search(
+    generation: Generation, raw: str, *, kind: str | None, expansion: str | None, limit: int, typing: bool | None
+) -> Results:
     parsed = parse_query(raw, generation, typing)
     query = whoosh_query(parsed)
     if query is None:

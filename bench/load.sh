@@ -42,6 +42,6 @@ run() {  # name, url, [wrk script]
 }
 
 echo "gunicorn: $WORKERS workers; wrk: $THREADS threads, $CONNECTIONS connections, $DURATION per endpoint"
-run "search 'tank forest'" "$BASE/search?q=tank+forest"
+run "search (100 questions)" "$BASE/search" bench/search.lua
 run "entry page (forest)" "$BASE/rules/terrain/forest"
 run "POST /api/v1/battle" "$BASE/api/v1/battle" bench/battle.lua

@@ -371,3 +371,13 @@ def test_every_page_loads_the_search_script(client):
     html = client.get("/rules/terrain/forest").get_data(as_text=True)
     assert re.search(r'<script src="/static/js/search.js\?v=\w+" defer></script>', html)
     assert 'data-search-input' in html
+
+
+def test_repeated_questions_are_answered_from_the_generation_cache(tmp_path, catalogue):
+    search.build_index(catalogue, tmp_path)
+    first = search.search(tmp_path, "arty range")
+    assert search.search(tmp_path, "arty range") is first  # same generation: the kept answer
+    assert search.search(tmp_path, "arty range", kind="unit") is not first  # other filters: own answer
+    search.build_index(catalogue, tmp_path)  # a rebuild is a new generation with a fresh cache
+    again = search.search(tmp_path, "arty range")
+    assert again is not first and again == first

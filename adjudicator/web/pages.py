@@ -52,14 +52,30 @@ def kind_list(kind: str) -> str:
     return render_template("kind_list.html", kind=kind, rows=rows)
 
 
+PAGE_CACHE_SIZE = 512
+
+
 @bp.get("/rules/<kind>/<entry_id>")
 def entry(kind: str, entry_id: str) -> Any:
+    catalogue = current_app.extensions["catalogue"]
+    known = catalogue.entries.get(entry_id)
+    if known is not None and known.kind != kind:  # permalinks stay valid if the kind is guessed wrong
+        return redirect(url_for("pages.entry", kind=known.kind, entry_id=entry_id), 301)
+    # A rule page changes only with a content build, so each process keeps what it rendered.
+    cache: dict[tuple[str, str], str] = current_app.extensions.setdefault("entry_pages", {})
+    key = (entry_id, catalogue.content_hash)
+    if key not in cache:
+        if len(cache) >= PAGE_CACHE_SIZE:
+            cache.clear()
+        cache[key] = render_entry(kind, entry_id)
+    return cache[key]
+
+
+def render_entry(kind: str, entry_id: str) -> str:
     session = get_session()
     row = session.get(EntryRow, entry_id)
     if row is None:
         abort(404, description=f"No rule entry has the id {entry_id!r}.")
-    if row.kind != kind:  # permalinks stay valid if someone guesses the kind wrong
-        return redirect(url_for("pages.entry", kind=row.kind, entry_id=row.id), 301)
     linked = session.exec(select(CrossRef).where(CrossRef.target_id == entry_id)).all()
     see_also = list(dict.fromkeys([*row.see_also, *(c.source_id for c in linked if c.relation == "see_also")]))
     variants = [c.source_id for c in linked if c.relation == "base"]
