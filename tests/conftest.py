@@ -7,6 +7,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +57,23 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-@pytest.fixture(scope="session")
-def live_server(app: Flask) -> Iterator[str]:
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port in a thread; yields its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(app: Flask) -> Iterator[str]:
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

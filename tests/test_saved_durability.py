@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -16,11 +15,10 @@ from pathlib import Path
 
 import pytest
 from sqlmodel import Session, SQLModel, select
-from werkzeug.serving import make_server
 
 from adjudicator.db import engine_for
 from adjudicator.models import SavedSituation
-from tests.conftest import make_app
+from tests.conftest import make_app, serving
 from tests.test_storage import postgres_url
 
 SAVES = 500
@@ -55,13 +53,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         url = postgres_url()
         SQLModel.metadata.drop_all(engine_for(url))
-    app = make_app(tmp_path / "instance", DATABASE_URL=url)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with serving(make_app(tmp_path / "instance", DATABASE_URL=url)) as base:
+        yield base
 
 
 def test_500_concurrent_saves_all_read_back(server):
