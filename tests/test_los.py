@@ -300,3 +300,15 @@ def test_line_of_sight_is_symmetric(rulebook: Rulebook, cells: list[tuple[int, i
     assert set(there.crossed) == set(back.crossed)
     assert set(there.edges) == set(back.edges)
     assert {(x.hex, x.rule) for x in there.blocked_by} == {(x.hex, x.rule) for x in back.blocked_by}
+
+
+def test_lake_group_size_is_read_from_the_lake_entry(rulebook: Rulebook) -> None:
+    """The "two or more" of the Lake entry is content, not code: change it and the ruling follows."""
+    from dataclasses import replace
+
+    lake = rulebook.hex_rules("lake")
+    assert lake.los_min_group == 2
+    bigger = replace(rulebook, rules={**rulebook.rules, "lake": replace(lake, los_min_group=3)})
+    hexes = [{"row": 4, "col": 6, "terrain": "lake"}, {"row": 4, "col": 8, "terrain": "lake"}]
+    assert not line_of_sight(situation(rulebook, hexes), rulebook, Hex(4, 2), Hex(4, 12)).clear
+    assert line_of_sight(situation(bigger, hexes), bigger, Hex(4, 2), Hex(4, 12)).clear

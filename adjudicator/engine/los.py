@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.rulebook import HexRules, Rulebook
 from adjudicator.engine.situation import Situation
 
 LOS_RULE = "line_of_sight"
@@ -203,11 +203,12 @@ class _Obstructions:
                 self.used_lake_rule = True
                 if h not in self._lake_runs():
                     if note:
-                        self.notes.append(Reason(feature, f"{name} on {self.label(h)} does not block on its own: only "
-                                                          "two or more contiguous ones on the line do"))
+                        self.notes.append(Reason(feature, (
+                            f"{name} on {self.label(h)} does not block on its own: only "
+                            f"{rules.los_min_group} or more contiguous ones on the line do")))
                     continue
-                found.append((feature, f"{name} on {self.label(h)} is one of two or more contiguous ones the "
-                                       "line passes"))
+                found.append((feature, f"{name} on {self.label(h)} is one of {rules.los_min_group} or more contiguous "
+                                       "ones the line passes"))
                 continue
             found.append((feature, f"{name} on {self.label(h)} blocks line of sight"))
         return found
@@ -219,15 +220,20 @@ class _Obstructions:
         component = self._groups[group]
         return component is not None and self.line.end in component and h in component
 
+    def _lake_group_size(self, h: Hex) -> int | None:
+        """How many contiguous lake hexes must be on the line for ``h`` to block (content ``lake``)."""
+        sizes = [rules.los_min_group for f in self.situation.hex_state(h).features()
+                 if isinstance(rules := self.rulebook.rules.get(f), HexRules)
+                 and rules.los_rule == "lake_group" and rules.blocks_los]
+        return max(sizes) if sizes else None
+
     def _lake_runs(self) -> set[Hex]:
         """Lake hexes the line crosses or runs along that touch another such lake hex."""
         if self._lakes is None:
             touched = {*self.line.crossed, *(h for pair in self.line.edges for h in pair)}
-            lakes = {h for h in touched if any(
-                getattr(self.rulebook.rules.get(f), "los_rule", None) == "lake_group"
-                and getattr(self.rulebook.rules.get(f), "blocks_los", False)
-                for f in self.situation.hex_state(h).features())}
-            self._lakes = {h for h in lakes if len(_component(h, lakes)) >= 2}
+            sizes = {h: size for h in touched if (size := self._lake_group_size(h)) is not None}
+            lakes = set(sizes)
+            self._lakes = {h for h in lakes if len(_component(h, lakes)) >= sizes[h]}
         return self._lakes
 
 

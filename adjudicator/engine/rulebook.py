@@ -132,6 +132,8 @@ class HexRules:
     # classes that must stop on entering yet may still take ground from it this turn (fordable streams;
     # railroad tracks for armor); for every other ``must_stop`` class, entering ends all movement
     take_ground_after_stop: tuple[UnitClass, ...] = ()
+    # lakes (``los_rule: lake_group``): block only where the line meets this many contiguous ones
+    los_min_group: int = 1
 
 
 @dataclass(frozen=True)
