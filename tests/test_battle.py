@@ -466,3 +466,29 @@ def test_dice_are_never_negative_and_the_breakdown_adds_up(
     assert (ruling.odds is not None) == ruling.legal
     for reason in (*ruling.breakdown, *ruling.why_not, *ruling.hits.reasons, *ruling.notes):
         assert reason.rule in rulebook.kinds
+
+
+def _card_battle(rulebook, card, attacker_type="infantry"):
+    units = [{"id": "A", "side": "allies", "type": attacker_type, "row": 6, "col": 10, "figures": 2},
+             {"id": "B", "side": "axis", "type": "infantry", "row": 4, "col": 12, "figures": 4}]
+    situation = parse_situation({"units": units}, rulebook)
+    return assess_battle(situation, rulebook, "A", "B", card=card)
+
+
+@pytest.mark.parametrize("card", ["air_power", "barrage"])
+def test_a_card_that_attacks_by_itself_orders_no_unit_to_battle(rulebook, card):
+    assert rulebook.rules[card].fixed_dice
+    ruling = _card_battle(rulebook, card)
+    assert not ruling.legal and [r.rule for r in ruling.why_not] == [card]
+
+
+def test_behind_enemy_lines_may_not_order_a_half_track(rulebook):
+    assert "half_track" in rulebook.rules["behind_enemy_lines"].excludes_units
+    ruling = _card_battle(rulebook, "behind_enemy_lines", "half_track")
+    assert any(r.rule == "behind_enemy_lines" for r in ruling.why_not)
+
+
+def test_armor_assault_on_infantry_is_flagged_for_the_referee(rulebook):
+    ruling = _card_battle(rulebook, "armor_assault")
+    assert ruling.legal and any(n.rule == "armor_assault" for n in ruling.notes)
+    assert not any(n.rule == "their_finest_hour" for n in _card_battle(rulebook, "their_finest_hour").notes)

@@ -150,6 +150,31 @@ class _Assessor:
             self.why_not.append(Reason(self.attacker.profile, f"{self.a_name} may not battle {kinds} units such as "
                                                               f"{self.t_name}"))
 
+    def check_card(self) -> None:
+        """What the played command card says about this unit battling (content of the card).
+
+        A card with ``fixed_dice`` (Air Power, Barrage) is an attack by the card itself: it orders
+        no unit to battle, so adding it to a unit's battle would give a wrong count. A card that
+        may never order this unit (``excludes_units``) makes the battle illegal; one that orders
+        other classes gets a note, since some such cards order a unit of any type as a fallback."""
+        if not self.card:
+            return
+        rules = self.rulebook.rules.get(self.card)
+        if not isinstance(rules, CardRules):
+            return
+        name = self.name(self.card)
+        if rules.fixed_dice:
+            dice = ", ".join(f"{side.capitalize()} {n}" for side, n in rules.fixed_dice.items())
+            self.why_not.append(Reason(self.card, f"{name} orders no unit to battle: the card makes its own attack "
+                                                  f"({rules.orders}; dice: {dice})"))
+        if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
+            self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
+        ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units
+                   or self.attacker.type in rules.orders_units)
+        if rules.orders_unit_classes and not ordered:  # ``orders_units`` only adds units to the classes
+            self.notes.append(Reason(self.card, f"{name} orders {rules.orders or 'other units'}: check that it could "
+                                                f"order {self.a_name}"))
+
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, special rules, nation)."""
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
@@ -495,6 +520,7 @@ def assess_battle(
     combat_id = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     a = _Assessor(situation, rulebook, attacker, target, card_id, combat_id)
     a.check_units()
+    a.check_card()
     base = a.base_dice() if a.a_rules.battles else None
     a.check_movement()
     a.check_own_hex()
