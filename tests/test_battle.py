@@ -492,3 +492,9 @@ def test_armor_assault_on_infantry_is_flagged_for_the_referee(rulebook):
     ruling = _card_battle(rulebook, "armor_assault")
     assert ruling.legal and any(n.rule == "armor_assault" for n in ruling.notes)
     assert not any(n.rule == "their_finest_hour" for n in _card_battle(rulebook, "their_finest_hour").notes)
+
+
+def test_units_ordered_by_dig_in_do_not_battle(rulebook):
+    assert rulebook.rules["dig_in"].ordered_units_battle is False
+    assert rulebook.rules["dig_in_breakthrough"].ordered_units_battle is False  # inherited: Breakthrough variant
+    assert any(r.rule == "dig_in" for r in _card_battle(rulebook, "dig_in").why_not)

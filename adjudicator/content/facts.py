@@ -118,6 +118,7 @@ LABELS: dict[str, str] = {
     "rules_documented": "Numbers given by the sources",
     "cannot_target": "May not target",
     "close_assault_unit_classes": "Close assault move applies to",
+    "ordered_units_battle": "Units it orders may battle",
     "los_min_group": "Blocks line of sight only in contiguous groups of at least",
 }
 

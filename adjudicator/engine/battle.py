@@ -167,6 +167,8 @@ class _Assessor:
             dice = ", ".join(f"{side.capitalize()} {n}" for side, n in rules.fixed_dice.items())
             self.why_not.append(Reason(self.card, f"{name} orders no unit to battle: the card makes its own attack "
                                                   f"({rules.orders}; dice: {dice})"))
+        if not rules.ordered_units_battle:
+            self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
         if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
             self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
         ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units

@@ -246,6 +246,7 @@ class CardRules:
     fixed_dice: dict[str, int] = field(default_factory=dict)  # e.g. allies: 2, axis: 1
     stars_hit: bool = False
     move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
+    ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
 
 
 @dataclass(frozen=True)
