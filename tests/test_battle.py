@@ -498,3 +498,27 @@ def test_units_ordered_by_dig_in_do_not_battle(rulebook):
     assert rulebook.rules["dig_in"].ordered_units_battle is False
     assert rulebook.rules["dig_in_breakthrough"].ordered_units_battle is False  # inherited: Breakthrough variant
     assert any(r.rule == "dig_in" for r in _card_battle(rulebook, "dig_in").why_not)
+
+
+def _left_marsh(rulebook, attacker_type, moved_from):
+    units = [{"id": "A", "side": "allies", "type": attacker_type, "row": 6, "col": 10, "figures": 3, "moved": 1,
+              **({"moved_from": moved_from} if moved_from else {})},
+             {"id": "B", "side": "axis", "type": "infantry", "row": 4, "col": 12, "figures": 4}]
+    hexes = [{"row": 7, "col": 11, "terrain": "marsh"}]
+    return assess_battle(parse_situation({"units": units, "hexes": hexes}, rulebook), rulebook, "A", "B")
+
+
+def test_armor_that_left_a_marsh_this_turn_may_not_battle(rulebook):
+    assert "armor" in rulebook.hex_rules("marsh").no_battle_after_leaving
+    ruling = _left_marsh(rulebook, "armor", {"row": 7, "col": 11})
+    assert any(r.rule == "marsh" for r in ruling.why_not)
+
+
+def test_infantry_that_left_a_marsh_may_battle(rulebook):
+    assert "infantry" not in rulebook.hex_rules("marsh").no_battle_after_leaving
+    assert _left_marsh(rulebook, "infantry", {"row": 7, "col": 11}).legal
+
+
+def test_armor_near_a_marsh_without_a_start_hex_gets_a_referee_note(rulebook):
+    ruling = _left_marsh(rulebook, "armor", None)
+    assert ruling.legal and any(n.rule == "marsh" and "moved_from" in n.text for n in ruling.notes)

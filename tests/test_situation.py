@@ -114,3 +114,9 @@ def test_overlord_board_accepts_its_wide_columns(rulebook):
     situation = parse(rulebook, [unit(row=0, col=50)], board="overlord")
     assert situation.board.kind == "overlord"
     assert error_of(rulebook, [unit(row=0, col=50)]).field == "units[0]"
+
+
+def test_moved_from_must_be_within_the_hexes_moved(rulebook):
+    assert parse(rulebook, [unit(moved=1, moved_from={"row": 7, "col": 11})]).units[0].moved_from.row == 7
+    assert error_of(rulebook, [unit(moved=1, moved_from={"row": 8, "col": 12})]).field == "units[0].moved_from"
+    assert error_of(rulebook, [unit(moved=1, moved_from={"row": 7, "col": 12})]).field == "units[0].moved_from"

@@ -236,6 +236,33 @@ class _Assessor:
                                                         f"(it moved {_plural(moved, 'hex')})"))
             if self.a_class in rules.cannot_battle_in:
                 self.why_not.append(Reason(feature, f"{self.a_name} cannot battle while in {fname}"))
+        self.check_left_hex()
+
+    def check_left_hex(self) -> None:
+        """Terrain the attacker left this turn that forbids battling (armor leaving a marsh).
+
+        Known only when the situation gives the unit's ``moved_from`` hex; otherwise say that a
+        referee must check it, where the unit's class has such a rule somewhere on the board."""
+        start, here, moved = self.attacker.moved_from, self.attacker.hex, self.attacker.moved
+        if start is None:
+            if moved == 0:
+                return
+            for h, state in self.situation.hexes.items():
+                if h == here or distance(h, here) > moved:
+                    continue
+                for feature in state.features():
+                    if self.a_class in self.rulebook.hex_rules(feature).no_battle_after_leaving:
+                        self.notes.append(Reason(feature, (
+                            f"If {self.attacker.id} left {self.name(feature)} this turn it may not battle; give "
+                            f"its moved_from hex to check")))
+            return
+        if start == here:
+            return
+        for feature in self.situation.hex_state(start).features():
+            rules = self.rulebook.hex_rules(feature)
+            if self.a_class in rules.no_battle_after_leaving:
+                self.why_not.append(Reason(feature, f"{self.a_name} left {self.name(feature)} this turn, and "
+                                                    f"{self.a_class} leaving it may not battle that turn"))
 
     def check_in_or_out(self) -> None:
         """Hexes battled into or out of only from an adjacent hex (wadis, gullies)."""

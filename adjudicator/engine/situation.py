@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import BOARDS, Board, Hex
+from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook, UnitRules
 
 SIDES = ("allies", "axis")
@@ -53,6 +53,7 @@ class Unit:
     badges: tuple[str, ...] = ()
     nation: str | None = None
     moved: int = 0
+    moved_from: Hex | None = None  # where it started this turn's move, when the user says
 
     @property
     def weakened(self) -> bool:
@@ -302,4 +303,10 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     if figures > start:
         raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved)
+    moved_from = None
+    if item.get("moved_from") is not None:
+        moved_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
+        if distance(moved_from, h) > moved:
+            raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
+                                                          f"but it moved {moved} this turn")
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from)

@@ -113,6 +113,8 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                                    "items": _enum(badge_ids + badge_units, "badge or unit marker id")},
                         "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
+                        "moved_from": {**_hex_request(), **NULLABLE,
+                                       "description": "the hex it started this turn's move on (optional)"},
                     },
                 },
             },
