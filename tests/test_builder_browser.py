@@ -80,16 +80,21 @@ def test_forest_between_blocks_line_of_sight_and_the_line_is_drawn(page, live_se
     assert forest_link.is_visible()
 
 
-def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live_server, app):
-    open_builder(page, live_server)
-    place_infantry_armor_and_forest(page)
-    assert "Battle not allowed" in verdict(page)
+def move_target_into_a_town(page) -> None:
+    """Lay a town, then move the target onto it with the select and move tools (taps only)."""
     page.select_option('select[data-fk="tool-terrain"]', "town")
     hexagon(page, *TOWN).click()
     page.click('.tool[data-tool="select"]')
     hexagon(page, *TARGET).click()
     page.click('[data-fk="move"]')
     hexagon(page, *TOWN).click()
+
+
+def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live_server, app):
+    open_builder(page, live_server)
+    place_infantry_armor_and_forest(page)
+    assert "Battle not allowed" in verdict(page)
+    move_target_into_a_town(page)
     text = verdict(page)
     expected = battle_of(app, {
         "hexes": [{"row": 5, "col": 11, "terrain": "forest"}, {"row": 4, "col": 8, "terrain": "town"}],
@@ -290,12 +295,7 @@ def test_builder_desktop_screenshot(desktop_page, live_server):
     page = desktop_page
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
-    page.select_option('select[data-fk="tool-terrain"]', "town")
-    hexagon(page, *TOWN).click()
-    page.click('.tool[data-tool="select"]')
-    hexagon(page, *TARGET).click()
-    page.click('[data-fk="move"]')
-    hexagon(page, *TOWN).click()
+    move_target_into_a_town(page)
     assert "Roll" in verdict(page)
     save_screenshot(page, "builder-desktop")
 
