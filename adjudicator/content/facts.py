@@ -140,10 +140,6 @@ class FactRow:
     value: Markup
 
 
-def _dice(n: int) -> str:
-    return f"{n} die" if abs(n) == 1 else f"{n} dice"
-
-
 def _classes(values: Any) -> str:
     return ", ".join(str(v).replace("_", " ").capitalize() for v in values) or "all units"
 

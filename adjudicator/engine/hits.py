@@ -18,7 +18,6 @@ HIT_RULES = ("resolving_hits", DICE_RULE)
 """Core entries on which faces hit what, most specific first (the first that exists is cited)."""
 ALWAYS_HITS = "grenade"
 STAR = "star"
-FLAG = "flag"
 
 
 def die_faces(rulebook: Rulebook) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""Template globals shared by every page: kind labels, expansion names, the site version."""
+"""Template globals shared by every page: kind labels, expansion names, documents."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from typing import Any
 from flask import Flask
 
 from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS, SECONDARY_DOCUMENTS
-
-SITE_VERSION = "1"
 
 
 def register_context(app: Flask) -> None:
@@ -19,5 +17,4 @@ def register_context(app: Flask) -> None:
             "EXPANSIONS": EXPANSIONS,
             "DOCUMENTS": DOCUMENTS,
             "SECONDARY_DOCUMENTS": SECONDARY_DOCUMENTS,
-            "SITE_VERSION": SITE_VERSION,
         }
