@@ -44,7 +44,8 @@ export class Content {
 
   standardFigures(unit) {
     const profile = this.profile(unit);
-    if (!profile) return 4;
+    // Unknown type (e.g. a damaged link): no rule number here; the engine will name the bad field.
+    if (!profile) return this.limits.max_figures;
     return profile.figures_by_nation?.[unit.nation] ?? profile.figures;
   }
 
