@@ -46,7 +46,7 @@ lint: $(STAMP)
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) browser
 	$(BIN)/ruff check adjudicator tests bench
-	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" $(BIN)/python -m pytest
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts

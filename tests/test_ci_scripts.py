@@ -1,0 +1,38 @@
+"""The CI helper scripts must return: CI that waits for ever is as red as CI that fails."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / ".ci" / "postgres.sh"
+
+
+def _cluster() -> tuple[str, str]:
+    """The Debian cluster `.ci/postgres.sh` manages: (version, name)."""
+    rows = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True, check=True, timeout=30)
+    version = max((line.split()[0] for line in rows.stdout.splitlines() if line.split()[1:2] == ["main"]),
+                  key=lambda v: [int(part) for part in v.split(".")])
+    return version, "main"
+
+
+@pytest.mark.postgres
+def test_postgres_script_returns_after_starting_the_server(tmp_path: Path) -> None:
+    """`make test` reads the URL through `$(bash .ci/postgres.sh)`. The server that script starts
+    must not inherit that pipe, or the command substitution never sees end-of-file and the whole
+    test run hangs (it once stalled CI for 90 minutes). Stop the server, then call the script the
+    way the Makefile does, with a time limit."""
+    version, name = _cluster()
+    subprocess.run(["pg_ctlcluster", version, name, "stop"], check=True, timeout=60,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        finished = subprocess.run(
+            ["timeout", "60", "bash", "-c", f'url=$(bash "{SCRIPT}") && echo "$url"'],
+            stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, timeout=120,
+        )
+    assert finished.returncode == 0, f"exit {finished.returncode} (124 is the time limit): {err.read_text()}"
+    assert out.read_text().startswith("postgresql+psycopg://adjudicator:adjudicator@127.0.0.1:")
