@@ -205,6 +205,16 @@ def test_camouflaged_unit_may_be_battled_only_in_close_assault(rulebook: Ruleboo
     assert battle(rulebook, [unit("A", "allies", "infantry", 4, 10), hidden]).legal
 
 
+def test_camouflaged_attacker_loses_camouflage_by_battling(rulebook: Rulebook) -> None:
+    hidden = unit("A", "allies", "infantry", 4, 10, badges=["camouflage"])
+    ruling = battle(rulebook, [hidden, unit("B", "axis", "infantry", 4, 12)])
+    assert [r.rule for r in ruling.notes if "loses" in r.text] == ["camouflage"]
+    moved = battle(rulebook, [{**hidden, "moved": 1}, unit("B", "axis", "infantry", 4, 12)])
+    assert [r.rule for r in moved.notes if r.rule == "camouflage"] == ["camouflage", "camouflage"]
+    plain = battle(rulebook, [unit("A", "allies", "infantry", 4, 10), unit("B", "axis", "infantry", 4, 12)])
+    assert not [r for r in plain.notes if r.rule == "camouflage"]
+
+
 def test_units_battle_enemy_units_only(rulebook: Rulebook) -> None:
     ruling = battle(rulebook, [unit("A", "allies", "infantry", 4, 10), unit("B", "allies", "infantry", 4, 12)])
     assert why_rules(ruling) == ["battle"]

@@ -36,6 +36,11 @@ def test_forest_page_shows_its_dice_reduction_as_a_readable_fact(client):
     assert "Blocks line of sight" in html
 
 
+def test_camouflage_page_says_when_the_token_comes_off(client):
+    html = client.get("/rules/marker/camouflage").get_data(as_text=True)
+    assert "Removed when the unit</th><td>moves, retreats or battles</td>" in html
+
+
 def test_entry_page_links_see_also_both_ways(client):
     html = client.get("/rules/core/line_of_sight").get_data(as_text=True)
     assert 'href="/rules/terrain/forest"' in html  # line_of_sight lists forest

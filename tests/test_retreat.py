@@ -331,3 +331,10 @@ def test_huge_retreat_lists_are_capped_but_counted_exactly(rulebook: Rulebook):
     assert result.options_total == sum(2**n for n in range(4, 13))
     assert result.options_truncated and 0 < len(result.options) < result.options_total
     assert result.to_dict()["options_truncated"] is True
+
+
+def test_camouflage_is_removed_when_the_unit_retreats(rulebook: Rulebook):
+    hidden = retreat_options(board(rulebook, {"type": "infantry", "badges": ["camouflage"]}), rulebook, "T", 1)
+    assert [r.rule for r in hidden.breakdown if r.rule == "camouflage"] == ["camouflage"]
+    stays = retreat_options(board(rulebook, {"type": "infantry", "badges": ["camouflage"]}), rulebook, "T", 0)
+    assert not [r for r in stays.breakdown if r.rule == "camouflage"]

@@ -76,6 +76,7 @@ LABELS: dict[str, str] = {
     "editor_badges": "Scenario editor badge numbers",
     "dice_modifiers": "Battle dice",
     "targetable_only_in_close_assault": "Only targetable in close assault",
+    "lost_when": "Removed when the unit",
     "placed_on": "Placed on",
     "card_type": "Card type",
     "deck_counts": "Cards in deck",
@@ -244,6 +245,8 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
             + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
             for m in value
         ))
+    if key == "lost_when":
+        return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
     if key in {"units", "orders_units", "excludes_units", "applies_to", "editor_names"} and isinstance(value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
     if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):

@@ -293,6 +293,16 @@ class _Assessor:
                 self.why_not.append(Reason(badge, f"{self.target.id} is under {self.name(badge)}: it may be "
                                                   "battled only in close assault"))
 
+    def note_badges_lost(self) -> None:
+        """Markers the attacker gives up by battling (Camouflage: ``lost_when`` of the marker entry)."""
+        for badge in self.rulebook.badges_lost(self.attacker.badges, "battles"):
+            self.notes.append(Reason(badge, f"By battling, {self.attacker.id} loses its {self.name(badge)}: "
+                                            "remove the token"))
+        if self.attacker.moved:
+            for badge in self.rulebook.badges_lost(self.attacker.badges, "moves"):
+                self.notes.append(Reason(badge, f"{self.attacker.id} moved this turn, which already removed its "
+                                                f"{self.name(badge)}"))
+
     def check_line_of_sight(self, los: LineOfSight) -> None:
         if not self.a_rules.needs_los:
             self.notes.append(Reason(self.attacker.profile, f"{self.a_name} needs no line of sight"))
@@ -556,6 +566,7 @@ def assess_battle(
     a.check_in_or_out()
     a.check_adjacent_enemy()
     a.check_target_hidden()
+    a.note_badges_lost()
     los = line_of_sight(situation, rulebook, attacker.hex, target.hex)
     a.check_line_of_sight(los)
 

@@ -493,6 +493,10 @@ def retreat_options(
                 breakdown.append(Reason(feature, (
                     f"If the unit retreats out of its hex, the {rulebook.names[feature]} there are removed."
                 )))
+        for badge in rulebook.badges_lost(unit.badges, "retreats"):
+            breakdown.append(Reason(badge, (
+                f"If the unit retreats, its {rulebook.names[badge]} token is removed."
+            )))
     if allowance.choices(flags).start != allowance.choices(flags).stop - 1:
         breakdown.append(Reason(RETREAT, (
             "Ignoring a flag is optional here, so the options list the outcomes both with and without ignoring."

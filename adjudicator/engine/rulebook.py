@@ -211,6 +211,7 @@ class BadgeRules:
     dice_modifiers: tuple[DiceModifier, ...] = ()
     flags: tuple[FlagRule, ...] = ()
     targetable_only_in_close_assault: bool = False  # camouflage
+    lost_when: tuple[Literal["moves", "retreats", "battles"], ...] = ()  # camouflage: the token comes off
 
 
 @dataclass(frozen=True)
@@ -378,6 +379,11 @@ class Rulebook:
                 if not kinds or self.kinds[entry_id] in kinds:
                     return entry_id
         return None
+
+    def badges_lost(self, badges: tuple[str, ...], event: str) -> tuple[str, ...]:
+        """The badges and unit markers among ``badges`` whose ``lost_when`` lists ``event``
+        ("moves", "retreats", "battles"): a Camouflage token comes off when its unit retreats."""
+        return tuple(b for b in badges if event in getattr(self.rules.get(b), "lost_when", ()))
 
     def badge_for_unit(self, unit_id: str) -> str | None:
         """The badge whose ``turns_into`` is ``unit_id`` (the badge "tank_destroyer" of a
