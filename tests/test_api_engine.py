@@ -177,6 +177,26 @@ def test_close_assault_answer_includes_take_ground_and_retreat(client: FlaskClie
     validate(body, response_schema(doc, "/api/v1/battle"), doc)
 
 
+def test_armor_overrun_is_made_once_a_turn(client: FlaskClient, doc: dict[str, Any]) -> None:
+    """An overrun battle may be followed by taking ground again, not by a second overrun."""
+    units = [{"id": "A", "side": "allies", "type": "armor", "row": 4, "col": 10, "figures": 3},
+             {"id": "B", "side": "axis", "type": "infantry", "row": 4, "col": 12, "figures": 1}]
+    body = client.post("/api/v1/battle", json={"units": units, "attacker": "A", "target": "B",
+                                               "overrun_battle": True}).get_json()
+    assert body["legal"] is True and body["overrun_battle"] is True
+    assert body["take_ground"] is True and body["overrun"] is False
+    assert "armor_overrun" in {r["rule"] for r in body["overrun_reasons"]}
+    validate(body, response_schema(doc, "/api/v1/battle"), doc)
+
+
+def test_only_a_unit_that_may_overrun_makes_an_overrun_battle(client: FlaskClient) -> None:
+    units = [{"id": "A", "side": "allies", "type": "infantry", "row": 4, "col": 10, "figures": 3},
+             {"id": "B", "side": "axis", "type": "infantry", "row": 4, "col": 12, "figures": 1}]
+    body = client.post("/api/v1/battle", json={"units": units, "attacker": "A", "target": "B",
+                                               "overrun_battle": True}).get_json()
+    assert body["legal"] is False and [r["rule"] for r in body["why_not"]] == ["infantry"]
+
+
 def test_blocked_retreat_raises_the_chance_to_eliminate(client: FlaskClient) -> None:
     units = [{"id": "A", "side": "allies", "type": "armor", "row": 4, "col": 10, "figures": 3},
              {"id": "B", "side": "axis", "type": "infantry", "row": 0, "col": 12, "figures": 1}]
@@ -197,6 +217,8 @@ def test_blocked_retreat_raises_the_chance_to_eliminate(client: FlaskClient) -> 
     ({"attacker": "A", "target": "C", "card": ["armor_assault"]}, "card"),
     ({"attacker": "A", "target": "C", "combat_card": "armor_assault"}, "combat_card"),
     ({"attacker": "A", "target": "C", "combat_card": "x" * 200}, "combat_card"),
+    ({"attacker": "A", "target": "C", "overrun_battle": "yes"}, "overrun_battle"),
+    ({"attacker": "A", "target": "C", "overrun_battle": 1}, "overrun_battle"),
 ])
 def test_battle_bad_field_is_a_400_naming_it(client: FlaskClient, fields: dict[str, Any], field: str) -> None:
     response = post(client, "battle", **fields)

@@ -104,6 +104,14 @@ def test_save_returns_a_short_id_and_load_returns_the_situation(client):
     assert loaded.get_json()["situation"] == doc
 
 
+def test_save_keeps_an_overrun_battle_and_rejects_a_non_boolean(client):
+    saved = save(client, {**SITUATION, "attacker": "u1", "target": "u2", "overrun_battle": True})
+    situation = client.get(f"/api/v1/situations/{saved['id']}").get_json()["situation"]
+    assert situation["overrun_battle"] is True
+    response = client.post("/api/v1/situations", json={**SITUATION, "overrun_battle": "yes"})
+    assert response.status_code == 400 and response.get_json()["error"]["field"] == "overrun_battle"
+
+
 def test_saved_situation_is_stored_as_sent_with_only_known_fields(client):
     saved = save(client, {**SITUATION, "attacker": "u1", "card": "Armor Assault"})
     situation = client.get(f"/api/v1/situations/{saved['id']}").get_json()["situation"]

@@ -237,6 +237,35 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
     assert page.locator(".resupply-hex").count() == 1
 
 
+def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_page, live_server, browser):
+    page = desktop_page
+    open_builder(page, live_server)
+    page.click('.tool[data-tool="unit"]')
+    page.select_option('select[data-fk="tpl-type"]', "armor")
+    hexagon(page, 4, 10).click()
+    page.click('[data-fk="tpl-side-axis"]')
+    page.select_option('select[data-fk="tpl-type"]', "infantry")
+    hexagon(page, 4, 12).click()
+    settled(page)
+    assert "Armor overrun: yes" in page.locator("#ruling").inner_text()
+    page.check("#overrun-battle")
+    settled(page)
+    ruling = page.locator("#ruling").inner_text()
+    assert "Armor overrun: no" in ruling and "Take ground: yes" in ruling
+    assert "at most 1 overrun battle" in ruling
+    page.wait_for_function("() => location.hash.length > 3")
+    page.wait_for_timeout(400)  # the address bar follows the last change
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        other = context.new_page()
+        open_builder(other, "", page.url)
+        assert other.is_checked("#overrun-battle")
+        settled(other)
+        assert "Armor overrun: no" in other.locator("#ruling").inner_text()
+    finally:
+        context.close()
+
+
 def test_the_builder_makes_no_request_outside_our_own_site(desktop_page, live_server):
     page = desktop_page
     urls = []

@@ -66,7 +66,8 @@ def battle_aftermath(
     advance: AdvanceResult | None = None
     notes: list[Reason] = []
     if ruling.legal:
-        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id)
+        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id,
+                                              overruns_this_turn=int(ruling.overrun_battle))
     else:
         notes.append(Reason(battle_rule(rulebook), "The battle cannot be made, so there is no ground to take and "
                                                    "no overrun"))

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.advance import OVERRUN
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, distance
 from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbols, special_rules_in_effect
@@ -57,6 +58,7 @@ class BattleRuling:
     notes: tuple[Reason, ...] = ()
     card: str | None = None
     combat_card: str | None = None
+    overrun_battle: bool = False  # this battle is itself an armor overrun
 
     @property
     def legal(self) -> bool:
@@ -292,6 +294,15 @@ class _Assessor:
             if getattr(self.rulebook.rules.get(badge), "targetable_only_in_close_assault", False) and not self.close:
                 self.why_not.append(Reason(badge, f"{self.target.id} is under {self.name(badge)}: it may be "
                                                   "battled only in close assault"))
+
+    def check_overrun_battle(self) -> None:
+        """An overrun battle is made only by a unit whose entry says ``can_overrun`` (core ``armor_overrun``)."""
+        if not self.a_rules.can_overrun:
+            self.why_not.append(Reason(self.attacker.profile, f"{self.a_name} never makes an armor overrun, so this "
+                                                              "battle cannot be one"))
+        else:
+            self.notes.append(Reason(OVERRUN, f"{self.attacker.id} battles as an armor overrun, after taking "
+                                                   "ground"))
 
     def note_badges_lost(self) -> None:
         """Markers the attacker gives up by battling (Camouflage: ``lost_when`` of the marker entry)."""
@@ -545,12 +556,15 @@ def assess_battle(
     target_id: str,
     card: str | None = None,
     combat_card: str | None = None,
+    overrun_battle: bool = False,
 ) -> BattleRuling:
     """Rule on ``attacker_id`` battling ``target_id``: legality with every reason, dice with a
     cited breakdown, the faces that hit and the exact odds.
 
     ``card`` / ``combat_card`` are names or ids of a command card and a combat card; an unknown
-    one raises IllegalSituation naming the field."""
+    one raises IllegalSituation naming the field. ``overrun_battle`` says the battle is itself an
+    armor overrun (core ``armor_overrun``): only a unit that may overrun can make it, and what
+    follows it counts that overrun against the per-turn limit."""
     attacker = situation.unit(attacker_id, "attacker")
     target = situation.unit(target_id, "target")
     if attacker.id == target.id:
@@ -567,6 +581,8 @@ def assess_battle(
     a.check_adjacent_enemy()
     a.check_target_hidden()
     a.note_badges_lost()
+    if overrun_battle:
+        a.check_overrun_battle()
     los = line_of_sight(situation, rulebook, attacker.hex, target.hex)
     a.check_line_of_sight(los)
 
@@ -585,7 +601,7 @@ def assess_battle(
         attacker=attacker, target=target, distance=a.distance, close_assault=a.close,
         why_not=tuple(dict.fromkeys(a.why_not)), los_needed=a.a_rules.needs_los, los=los, dice=dice,
         breakdown=tuple(a.breakdown), hits=hits, odds=odds, notes=tuple(dict.fromkeys(a.notes)),
-        card=card_id, combat_card=combat_id,
+        card=card_id, combat_card=combat_id, overrun_battle=overrun_battle,
     )
 
 
@@ -604,6 +620,7 @@ def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) 
         "target": unit_json(board, ruling.target, rulebook),
         "card": ruling.card,
         "combat_card": ruling.combat_card,
+        "overrun_battle": ruling.overrun_battle,
         "legal": ruling.legal,
         "why_not": [r.to_dict() for r in ruling.why_not],
         "distance": ruling.distance,

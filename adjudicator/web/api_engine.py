@@ -19,7 +19,7 @@ from adjudicator.engine.los import line_of_sight, los_json
 from adjudicator.engine.situation import Situation, parse_hex
 from adjudicator.web.errors import ApiError
 from adjudicator.web.openapi import openapi_document
-from adjudicator.web.requests import json_body, rulebook, situation_from, unit_id_field
+from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from, unit_id_field
 
 bp = Blueprint("api_engine", __name__, url_prefix="/api/v1")
 
@@ -70,8 +70,10 @@ def battle_view() -> Any:
     attacker = unit_id_field(data, "attacker", situation)
     target = unit_id_field(data, "target", situation)
     card, combat_card = card_name(data, "card"), card_name(data, "combat_card")
+    overrun_battle = bool_field(data, "overrun_battle")
     rules = rulebook()
-    ruling = _engine(lambda: assess_battle(situation, rules, attacker, target, card=card, combat_card=combat_card))
+    ruling = _engine(lambda: assess_battle(situation, rules, attacker, target, card=card, combat_card=combat_card,
+                                           overrun_battle=overrun_battle))
     after = _engine(lambda: battle_aftermath(situation, rules, ruling, card=ruling.card,
                                              combat_card=ruling.combat_card))
     answer = ruling_json(situation, rules, ruling)

@@ -38,13 +38,13 @@ from adjudicator.engine.situation import MAX_FIGURES, MAX_MOVED, NATIONS, SIDES,
 from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
 from adjudicator.models import SavedSituation
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import json_body, rulebook, situation_from
+from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from
 
 bp = Blueprint("builder", __name__)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 SITUATION_FIELDS = ("board", "bottom_side", "rules", "hexes", "units")
-SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "flags", "title")
+SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
 MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
 flood of junk does not."""
@@ -209,7 +209,7 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
 
     endpoint = data.get("endpoint")
     if endpoint == "battle":
-        state.update({k: req[k] for k in ("attacker", "target", "card", "combat_card") if k in req})
+        state.update({k: req[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle") if k in req})
     elif endpoint == "line-of-sight":
         state.update({"attacker": unit_at(req.get("from")), "target": unit_at(req.get("to"))})
     elif endpoint == "retreat":
@@ -348,6 +348,8 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if entry_id is None:
             raise ApiError(f"`{name}` must name a {kind.replace('_', ' ')}", field=name)
         document[name] = entry_id
+    if bool_field(data, "overrun_battle"):
+        document["overrun_battle"] = True
     if data.get("flags") is not None:
         flags = data["flags"]
         if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_FLAGS:

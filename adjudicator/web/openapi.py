@@ -195,6 +195,7 @@ BATTLE_RESPONSE = {
     "properties": {
         "attacker": UNIT_REF, "target": UNIT_REF,
         "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
+        "overrun_battle": {"type": "boolean"},
         "legal": {"type": "boolean"},
         "why_not": {"type": "array", "items": REASON},
         "distance": {"type": "integer", "minimum": 0},
@@ -361,6 +362,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "overrun_battle": {"type": "boolean", **NULLABLE},
                 "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
                 "title": {"type": "string", "maxLength": 120, **NULLABLE},
             }),
@@ -390,6 +392,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "attacker": unit_ref, "target": unit_ref,
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "overrun_battle": {"type": "boolean", **NULLABLE,
+                                   "description": "the battle is itself an armor overrun"},
             }),
             "RetreatRequest": _with(situation, ["unit", "flags"], {
                 "unit": unit_ref,

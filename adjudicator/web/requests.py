@@ -69,3 +69,13 @@ def unit_id_field(data: dict[str, Any], name: str, situation: Situation) -> str:
     except IllegalSituation as exc:
         raise ApiError(exc.message, field=exc.field, code="unknown_unit") from None
     return value
+
+
+def bool_field(data: dict[str, Any], name: str) -> bool:
+    """An optional true/false field (absent or null is false); anything else is a 400 naming it."""
+    value = data.get(name)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ApiError(f"`{name}` must be true or false, got {type(value).__name__}", field=name)
+    return value

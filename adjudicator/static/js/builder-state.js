@@ -13,12 +13,12 @@
 //    "u": [[id, side, type, row, col, figures, start, badges, nation, moved]]
 //         start 0 = the type's standard count, badges joined with "+", "" / 0 trimmed at the end,
 //    "a": attacker id, "t": target id, "c": command card, "k": combat card, "f": retreat flags,
-//    "n": title}
+//    "o": 1 when the battle is an armor overrun, "n": title}
 // Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
 
 export const EMPTY = Object.freeze({
   board: 'standard', bottom_side: 'allies', rules: [], hexes: [], units: [],
-  attacker: null, target: null, card: null, combat_card: null, flags: 1, title: '',
+  attacker: null, target: null, card: null, combat_card: null, overrun_battle: false, flags: 1, title: '',
 });
 
 export const key = (row, col) => `${row},${col}`;
@@ -35,6 +35,7 @@ export function newState(from = EMPTY) {
     target: from.target ?? null,
     card: from.card ?? null,
     combat_card: from.combat_card ?? null,
+    overrun_battle: from.overrun_battle === true,
     flags: from.flags || 1,
     title: from.title || '',
   };
@@ -84,6 +85,7 @@ export function situationDoc(state) {
 export function savedDoc(state) {
   const doc = situationDoc(state);
   for (const name of ['attacker', 'target', 'card', 'combat_card']) if (state[name]) doc[name] = state[name];
+  if (state.overrun_battle) doc.overrun_battle = true;
   if (state.flags && state.flags !== 1) doc.flags = state.flags;
   if (state.title.trim()) doc.title = state.title.trim();
   return doc;
@@ -110,6 +112,7 @@ export function compact(state) {
   if (state.target) c.t = state.target;
   if (state.card) c.c = state.card;
   if (state.combat_card) c.k = state.combat_card;
+  if (state.overrun_battle) c.o = 1;
   if (state.flags && state.flags !== 1) c.f = state.flags;
   if (state.title.trim()) c.n = state.title.trim();
   return c;
@@ -130,6 +133,7 @@ export function expand(c) {
       nation: nation || null, moved: moved || 0,
     })),
     attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
+    overrun_battle: c.o === 1,
     flags: c.f || 1, title: c.n || '',
   };
 }

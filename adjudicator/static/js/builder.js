@@ -385,6 +385,7 @@ const scheduleRefresh = debounced(async (signal) => {
     const battle = {...doc, attacker: attacker.id, target: target.id};
     if (state.card) battle.card = state.card;
     if (state.combat_card) battle.combat_card = state.combat_card;
+    if (state.overrun_battle) battle.overrun_battle = true;
     jobs.battle = postJSON(DATA.api.battle, battle, signal);
     jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
   }
@@ -409,6 +410,7 @@ function syncGlobalControls() {
   $('#bottom-side').value = state.bottom_side;
   $('#card').value = state.card || '';
   $('#combat-card').value = state.combat_card || '';
+  $('#overrun-battle').checked = state.overrun_battle;
   $('#title').value = state.title;
   for (const box of $$('#special-rules input')) box.checked = state.rules.includes(box.value);
 }
@@ -464,6 +466,7 @@ function buildGlobalControls() {
   });
   cardSelect.addEventListener('change', () => { state.card = cardSelect.value || null; commit(); });
   combat.addEventListener('change', () => { state.combat_card = combat.value || null; commit(); });
+  $('#overrun-battle').addEventListener('change', (e) => { state.overrun_battle = e.target.checked; commit(); });
   $('#title').addEventListener('input', (e) => { state.title = e.target.value; scheduleUrl(false); });
   $('#zoom-in').addEventListener('click', () => board.zoomBy(1.25));
   $('#zoom-out').addEventListener('click', () => board.zoomBy(0.8));
