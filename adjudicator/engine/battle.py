@@ -301,8 +301,7 @@ class _Assessor:
             self.why_not.append(Reason(self.attacker.profile, f"{self.a_name} never makes an armor overrun, so this "
                                                               "battle cannot be one"))
         else:
-            self.notes.append(Reason(OVERRUN, f"{self.attacker.id} battles as an armor overrun, after taking "
-                                                   "ground"))
+            self.notes.append(Reason(OVERRUN, f"{self.attacker.id} battles as an armor overrun, after taking ground"))
 
     def note_badges_lost(self) -> None:
         """Markers the attacker gives up by battling (Camouflage: ``lost_when`` of the marker entry)."""
