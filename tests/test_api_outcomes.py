@@ -104,6 +104,16 @@ def test_retreat_bad_fields_are_400_naming_the_field(client: FlaskClient, body: 
     assert error_field(response) == field
 
 
+def test_a_train_battle_gives_its_flags_but_not_a_guessed_retreat(client: FlaskClient):
+    units = [{"id": "A", "side": "allies", "type": "infantry", "row": 4, "col": 10, "figures": 4},
+             {"id": "W", "side": "axis", "type": "train", "row": 4, "col": 12, "figures": 4}]
+    body = post(client, "battle", {"units": units, "attacker": "A", "target": "W"}).get_json()
+    assert body["legal"] is True and body["flags_ignored"] == 1
+    assert body["retreat"]["options"] == [] and "rails" in body["retreat"]["problem"]["text"]
+    response = post(client, "retreat", {"units": units, "unit": "W", "flags": 1})
+    assert response.status_code == 400 and error_field(response) == "unit"
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

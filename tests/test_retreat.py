@@ -338,3 +338,14 @@ def test_camouflage_is_removed_when_the_unit_retreats(rulebook: Rulebook):
     assert [r.rule for r in hidden.breakdown if r.rule == "camouflage"] == ["camouflage"]
     stays = retreat_options(board(rulebook, {"type": "infantry", "badges": ["camouflage"]}), rulebook, "T", 0)
     assert not [r for r in stays.breakdown if r.rule == "camouflage"]
+
+
+def test_train_retreat_along_rails_is_refused_not_guessed(rulebook: Rulebook):
+    """Trains retreat along their rails (content ``train``): the engine has no track or facing, so
+    it names the unit field instead of listing baseline retreats that would be wrong."""
+    train = board(rulebook, {"type": "train", "figures": 4})
+    with pytest.raises(IllegalSituation) as refused:
+        retreat_options(train, rulebook, "T", 1)
+    assert refused.value.field == "unit" and "rails" in refused.value.message
+    stays = retreat_options(train, rulebook, "T", 0)
+    assert [o.path for o in stays.options] == [()] and stays.min_figures_lost == 0

@@ -117,6 +117,7 @@ LABELS: dict[str, str] = {
     "take_ground_after_stop": "May still take ground after stopping",
     "retreat_sets_off": "A retreat onto it sets it off",
     "rules_documented": "Numbers given by the sources",
+    "retreats_along_rails": "Retreats along the rails, not toward its baseline",
     "cannot_target": "May not target",
     "close_assault_unit_classes": "Close assault move applies to",
     "ordered_units_battle": "Units it orders may battle",

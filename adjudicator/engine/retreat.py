@@ -392,6 +392,10 @@ def retreat_options(
                                        f"so its retreat cannot be computed")
     if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
         raise IllegalSituation("flags", "must be a whole number of flags, 0 or more")
+    if unit_rules(rulebook, unit).retreats_along_rails and flags:
+        raise IllegalSituation("unit", f"{rulebook.names[unit.profile]} retreats along its rails, never into the "
+                                       f"locomotive's forward arc, not toward its baseline; a situation does not "
+                                       f"record the track or the locomotive's facing, so the retreat is not computed")
     if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
         raise IllegalSituation("hits", "must be a whole number of hits, 0 or more")
     loss_per_move = int(core_number(rulebook, RETREAT, "figures_lost_per_retreat_move_not_made"))

@@ -172,6 +172,9 @@ class UnitRules:
     star_hits: tuple[StarHit, ...] = ()
     stars_hit_it_from: tuple[UnitClass, ...] = ()  # tank destroyers: non-infantry attackers
     retreat_per_flag: int = 1  # most hexes per flag (the unit chooses 1..n)
+    # Retreats along its rails instead of toward its baseline (trains). Which way the track runs
+    # and where the locomotive points is not in a situation, so the engine must not list retreats.
+    retreats_along_rails: bool = False
     can_take_ground: bool = True
     can_overrun: bool = False
     can_resupply: bool = False
