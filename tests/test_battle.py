@@ -215,6 +215,14 @@ def test_camouflaged_attacker_loses_camouflage_by_battling(rulebook: Rulebook) -
     assert not [r for r in plain.notes if r.rule == "camouflage"]
 
 
+def test_unit_in_a_boat_battles_with_one_die_fewer(rulebook: Rulebook) -> None:
+    river = [terrain(4, 10, "river")]
+    boat = battle(rulebook, [unit("A", "allies", "infantry", 4, 10, badges=["unit_in_boat"]),
+                             unit("B", "axis", "infantry", 4, 12)], river)
+    ashore = battle(rulebook, [unit("A", "allies", "infantry", 4, 10), unit("B", "axis", "infantry", 4, 12)])
+    assert boat.legal and step(boat, "unit_in_boat") == -1 and boat.dice == ashore.dice - 1
+
+
 def test_units_battle_enemy_units_only(rulebook: Rulebook) -> None:
     ruling = battle(rulebook, [unit("A", "allies", "infantry", 4, 10), unit("B", "allies", "infantry", 4, 12)])
     assert why_rules(ruling) == ["battle"]

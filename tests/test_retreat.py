@@ -349,3 +349,12 @@ def test_train_retreat_along_rails_is_refused_not_guessed(rulebook: Rulebook):
     assert refused.value.field == "unit" and "rails" in refused.value.message
     stays = retreat_options(train, rulebook, "T", 0)
     assert [o.path for o in stays.options] == [()] and stays.min_figures_lost == 0
+
+
+def test_unit_in_a_boat_loses_a_figure_per_flag_instead_of_retreating(rulebook: Rulebook):
+    river = [{"row": 4, "col": 10, "terrain": "river"}]
+    boat = board(rulebook, {"type": "infantry", "badges": ["unit_in_boat"]}, hexes=river)
+    result = retreat_options(boat, rulebook, "T", 2)
+    assert [o.path for o in result.options] == [()]
+    assert result.min_figures_lost == 2 and not result.eliminated
+    assert "unit_in_boat" in {r.rule for r in result.breakdown}

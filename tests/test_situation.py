@@ -70,6 +70,18 @@ def test_armor_may_stand_on_a_bridge_over_a_river(rulebook):
     parse(rulebook, [unit(type_="armor")], [{"row": 6, "col": 10, "terrain": "river", "obstacle": "bridge"}])
 
 
+def test_infantry_in_a_boat_may_be_on_a_river(rulebook):
+    river = [{"row": 6, "col": 10, "terrain": "river"}]
+    assert parse(rulebook, [unit(badges=["unit_in_boat"])], river).units[0].badges == ("unit_in_boat",)
+    assert "cannot stand on" in error_of(rulebook, [unit()], river).message
+    assert "unit_in_boat" in error_of(rulebook, [unit()], river).message  # says how it could
+
+
+def test_only_infantry_may_be_in_a_boat(rulebook):
+    err = error_of(rulebook, [unit(type_="half_track", badges=["unit_in_boat"])])
+    assert err.field == "units[0].badges[0]" and "only for" in err.message
+
+
 def test_hex_marker_is_not_a_unit_badge(rulebook):
     err = error_of(rulebook, [unit(badges=["minefield"])])
     assert err.field == "units[0].badges[0]"

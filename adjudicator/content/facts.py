@@ -77,6 +77,8 @@ LABELS: dict[str, str] = {
     "dice_modifiers": "Battle dice",
     "targetable_only_in_close_assault": "Only targetable in close assault",
     "lost_when": "Removed when the unit",
+    "stands_on": "Lets the unit be on",
+    "no_retreat": "Never retreats (loses a figure per flag)",
     "placed_on": "Placed on",
     "card_type": "Card type",
     "deck_counts": "Cards in deck",
@@ -248,7 +250,8 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
         ))
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
-    if key in {"units", "orders_units", "excludes_units", "applies_to", "editor_names"} and isinstance(value, list):
+    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names"} and isinstance(
+            value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
     if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):
         return link(value) or escape(value)
@@ -279,7 +282,7 @@ def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
     rows = []
     for key in sorted(facts, key=_order):
         value = facts[key]
-        if value in (None, "", [], {}, ()) or (key == "placed_on" and value == "hex"):
-            continue
+        if value in (None, "", [], {}, ()) or (key == "placed_on" and (value == "hex" or facts.get("applies_to"))):
+            continue  # "placed on: unit" says nothing the "Placed on: Infantry" row does not
         rows.append(FactRow(LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
     return rows

@@ -438,6 +438,7 @@ def retreat_options(
     pinned = [f for f in situation.hex_state(unit.hex).features()
               if isinstance(rulebook.rules.get(f), HexRules)
               and rules.unit_class in rulebook.hex_rules(f).no_retreat_from]
+    pinned += [b for b in unit.badges if getattr(rulebook.rules.get(b), "no_retreat", False)]
     options: list[RetreatOption] = []
     choices: list[ChoiceSummary] = []
     total = 0
@@ -475,9 +476,10 @@ def retreat_options(
 
     if pinned and any(c.moves_required for c in choices):
         for feature in pinned:
+            where = (f"{rules.unit_class.capitalize()} in {rulebook.names[feature]}" if feature not in unit.badges
+                     else f"A unit with the {rulebook.names[feature]} marker")
             breakdown.append(Reason(feature, (
-                f"{rules.unit_class.capitalize()} in {rulebook.names[feature]} may not retreat: it loses "
-                f"{loss_per_move} figure for each retreat move instead."
+                f"{where} may not retreat: it loses {loss_per_move} figure for each retreat move instead."
             )))
     for why in dict.fromkeys(graph.blocked[k] for k in sorted(graph.blocked)):
         breakdown.append(why)

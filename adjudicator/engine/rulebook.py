@@ -215,6 +215,8 @@ class BadgeRules:
     flags: tuple[FlagRule, ...] = ()
     targetable_only_in_close_assault: bool = False  # camouflage
     lost_when: tuple[Literal["moves", "retreats", "battles"], ...] = ()  # camouflage: the token comes off
+    stands_on: tuple[str, ...] = ()  # terrain the unit may be on though impassable to its class (boat: river)
+    no_retreat: bool = False  # loses a figure per retreat move instead of retreating (a unit in a boat)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
-from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook, UnitRules
+from adjudicator.engine.rulebook import BadgeRules, HexRules, MarkerRules, Rulebook, UnitRules
 
 SIDES = ("allies", "axis")
 NATIONS = (
@@ -165,19 +165,21 @@ def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...],
     return unit_type
 
 
-def may_be_placed_on(rulebook: Rulebook, profile: str, feature: str) -> bool:
+def may_be_placed_on(rulebook: Rulebook, profile: str, feature: str, badges: tuple[str, ...] = ()) -> bool:
     """Whether a scenario may set a unit up on a hex it could never move into.
 
     Scenarios place artillery in bunkers and on mountains although those hexes are impassable
     to artillery: the content says so where it gives such units rules there (``no_retreat_from``:
     artillery in a bunker loses figures instead of retreating; ``dice_on_terrain``: artillery
-    on a mountain fires farther)."""
+    on a mountain fires farther). A marker's ``stands_on`` does the same for the unit carrying it
+    (marker ``unit_in_boat``: infantry in a boat on a river)."""
     unit_rules = rulebook.unit(profile)
     hex_rules = rulebook.hex_rules(feature)
     return (
         unit_rules.unit_class not in hex_rules.impassable
         or unit_rules.unit_class in hex_rules.no_retreat_from
         or feature in unit_rules.dice_on_terrain
+        or any(feature in getattr(rulebook.rules.get(b), "stands_on", ()) for b in badges)
     )
 
 
@@ -224,9 +226,12 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
             )
         state = hexes.get(unit.hex, COUNTRYSIDE)
         for feature in state.features():
-            if not may_be_placed_on(rulebook, unit.profile, feature) and not _bridged(state, rulebook):
+            if not may_be_placed_on(rulebook, unit.profile, feature, unit.badges) and not _bridged(state, rulebook):
+                carriers = [m for m, rules in rulebook.rules.items()
+                            if feature in getattr(rules, "stands_on", ()) and unit.type in rules.applies_to]
+                hint = "".join(f" unless it has the badge {m!r} ({rulebook.names[m]})" for m in carriers[:1])
                 raise IllegalSituation(
-                    f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}"
+                    f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}{hint}"
                 )
         seen_ids.add(unit.id)
         occupied[unit.hex] = unit.id
@@ -290,6 +295,10 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
             raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
         if badge_id in badges:
             raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
+        marker = rulebook.rules[badge_id]
+        if isinstance(marker, MarkerRules) and marker.applies_to and unit_type not in marker.applies_to:
+            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
+                                                           f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
         badges.append(badge_id)
 
     profile = resolve_profile(rulebook, unit_type, tuple(badges), nation)
