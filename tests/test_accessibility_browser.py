@@ -1,0 +1,65 @@
+"""Readable in sunlight, usable with a screen reader: every page a player opens at the table is
+checked in Chromium for text contrast (WCAG AA: 4.5:1, 3:1 for large text), named controls,
+labelled images, a language and one main heading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+PAGES = ["/", "/rules/terrain/forest", "/rules/", "/rules/unit/", "/search?q=hedgrow", "/builder",
+         "/rules/marker/unit_in_boat", "/no-such-page"]
+
+AUDIT = (Path(__file__).parent / "a11y_audit.js").read_text()
+
+
+def audit(page: Any) -> list[str]:
+    return page.evaluate(AUDIT)
+
+
+@pytest.fixture(params=["light", "dark"])
+def scheme_page(request, browser):
+    """A phone page in the light and in the dark colour scheme (the site styles both)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=request.param)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_text_has_enough_contrast_and_every_control_a_name(scheme_page, live_server, path):
+    scheme_page.goto(live_server + path)
+    if path == "/builder":
+        scheme_page.wait_for_selector("#builder.ready")
+    assert audit(scheme_page) == []
+
+
+def test_builder_ruling_is_readable(desktop_page, live_server):
+    """The ruling panel, with its breakdown, odds and reasons, after a real battle is set up."""
+    page = desktop_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    page.click('.tool[data-tool="unit"]')
+    page.locator('.hex[data-row="6"][data-col="10"]').click()
+    page.click('[data-fk="tpl-side-axis"]')
+    page.locator('.hex[data-row="4"][data-col="12"]').click()
+    page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+    page.wait_for_timeout(100)
+    assert "Roll" in page.locator("#verdict").inner_text()
+    assert audit(page) == []
+
+
+def test_the_audit_catches_faint_text_and_unnamed_controls(phone_page, live_server):
+    """The checker itself can fail: pale grey text and a bare input are reported."""
+    phone_page.goto(live_server + "/rules/terrain/forest")
+    phone_page.evaluate("""() => {
+      const p = document.createElement('p'); p.textContent = 'faint'; p.style.color = '#bbb';
+      p.style.background = '#fff'; document.querySelector('main').append(p, document.createElement('input'));
+    }""")
+    found = audit(phone_page)
+    assert any("faint" in line for line in found) and any("unnamed control" in line for line in found)
