@@ -73,6 +73,8 @@ def test_armor_may_stand_on_a_bridge_over_a_river(rulebook):
 def test_infantry_in_a_boat_may_be_on_a_river(rulebook):
     river = [{"row": 6, "col": 10, "terrain": "river"}]
     assert parse(rulebook, [unit(badges=["unit_in_boat"])], river).units[0].badges == ("unit_in_boat",)
+    special_forces = unit(type_="special_forces", badges=["unit_in_boat"])  # infantry by its base entry
+    assert parse(rulebook, [special_forces], river).units[0].profile == "special_forces"
     assert "cannot stand on" in error_of(rulebook, [unit()], river).message
     assert "unit_in_boat" in error_of(rulebook, [unit()], river).message  # says how it could
 

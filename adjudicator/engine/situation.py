@@ -228,7 +228,8 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         for feature in state.features():
             if not may_be_placed_on(rulebook, unit.profile, feature, unit.badges) and not _bridged(state, rulebook):
                 carriers = [m for m, rules in rulebook.rules.items()
-                            if feature in getattr(rules, "stands_on", ()) and unit.type in rules.applies_to]
+                            if feature in getattr(rules, "stands_on", ())
+                            and {unit.type, rulebook.bases.get(unit.type)} & set(rules.applies_to)]
                 hint = "".join(f" unless it has the badge {m!r} ({rulebook.names[m]})" for m in carriers[:1])
                 raise IllegalSituation(
                     f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}{hint}"
@@ -296,7 +297,8 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
         if badge_id in badges:
             raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
         marker = rulebook.rules[badge_id]
-        if isinstance(marker, MarkerRules) and marker.applies_to and unit_type not in marker.applies_to:
+        if isinstance(marker, MarkerRules) and marker.applies_to and not (
+                {unit_type, rulebook.bases.get(unit_type)} & set(marker.applies_to)):
             raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
                                                            f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
         badges.append(badge_id)
