@@ -228,8 +228,7 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         for feature in state.features():
             if not may_be_placed_on(rulebook, unit.profile, feature, unit.badges) and not _bridged(state, rulebook):
                 carriers = [m for m, rules in rulebook.rules.items()
-                            if feature in getattr(rules, "stands_on", ())
-                            and {unit.type, rulebook.bases.get(unit.type)} & set(rules.applies_to)]
+                            if feature in getattr(rules, "stands_on", ()) and _goes_on(rulebook, rules, unit.type)]
                 hint = "".join(f" unless it has the badge {m!r} ({rulebook.names[m]})" for m in carriers[:1])
                 raise IllegalSituation(
                     f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}{hint}"
@@ -238,6 +237,12 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         occupied[unit.hex] = unit.id
         units.append(unit)
     return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units))
+
+
+def _goes_on(rulebook: Rulebook, rules: BadgeRules, unit_type: str) -> bool:
+    """Whether a badge or marker may be on a unit of ``unit_type``: its ``applies_to`` is empty or
+    names the type or the entry the type is based on (special forces are infantry)."""
+    return not rules.applies_to or bool({unit_type, rulebook.bases.get(unit_type)} & set(rules.applies_to))
 
 
 def _bridged(state: HexState, rulebook: Rulebook) -> bool:
@@ -297,8 +302,7 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
         if badge_id in badges:
             raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
         marker = rulebook.rules[badge_id]
-        if isinstance(marker, MarkerRules) and marker.applies_to and not (
-                {unit_type, rulebook.bases.get(unit_type)} & set(marker.applies_to)):
+        if isinstance(marker, MarkerRules) and not _goes_on(rulebook, marker, unit_type):
             raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
                                                            f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
         badges.append(badge_id)
