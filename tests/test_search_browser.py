@@ -13,13 +13,19 @@ def header_box(page):
     return page.locator("header input[name=q]")
 
 
+def first_suggestion(page, box, text):
+    """Type ``text`` key by key into ``box`` and wait for the first as-you-type suggestion."""
+    box.click()
+    box.press_sequentially(text, delay=30)
+    first = page.locator(".suggest [role=option]").first
+    first.wait_for(state="visible")
+    return first
+
+
 def test_typo_in_the_header_box_shows_the_right_entry_first_and_enter_opens_it(phone_page, live_server):
     phone_page.goto(f"{live_server}/rules/terrain/forest")
     box = header_box(phone_page)
-    box.click()
-    box.press_sequentially("hedgrow", delay=30)
-    first = phone_page.locator(".suggest [role=option]").first
-    first.wait_for(state="visible")
+    first = first_suggestion(phone_page, box, "hedgrow")
     assert "Hedgerow" in first.inner_text()
     assert box.get_attribute("aria-expanded") == "true"
     assert "matching rule" in phone_page.locator("header [role=status]").inner_text()
@@ -60,11 +66,8 @@ def test_arrow_keys_move_through_matches_and_escape_closes(phone_page, live_serv
 
 def test_suggestions_fit_a_phone_screen(phone_page, live_server):
     phone_page.goto(f"{live_server}/")
-    box = phone_page.locator("input[name=q]").first
-    box.click()
-    box.press_sequentially("artilery", delay=30)
-    phone_page.locator(".suggest [role=option]").first.wait_for(state="visible")
-    assert "Artillery" in phone_page.locator(".suggest [role=option]").first.inner_text()
+    first = first_suggestion(phone_page, phone_page.locator("input[name=q]").first, "artilery")
+    assert "Artillery" in first.inner_text()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     save_screenshot(phone_page, "search-home-typo-phone")
 
@@ -99,9 +102,5 @@ def test_search_works_without_javascript(browser, live_server):
 def test_as_you_type_falls_back_to_the_copy_on_the_phone_when_the_server_is_unreachable(phone_page, live_server):
     phone_page.goto(f"{live_server}/rules/")
     phone_page.route(lambda url: "/api/v1/search?" in url, lambda route: route.abort())
-    box = header_box(phone_page)
-    box.click()
-    box.press_sequentially("sandbag", delay=30)
-    first = phone_page.locator(".suggest [role=option]").first
-    first.wait_for(state="visible")
+    first = first_suggestion(phone_page, header_box(phone_page), "sandbag")
     assert "Sandbags" in first.inner_text()
