@@ -32,6 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
         JSON_SORT_KEYS=False,
     )
+    from adjudicator.ratelimit import config_from_env
+
+    app.config.update(config_from_env())
     if test_config:
         app.config.update(test_config)
 
@@ -61,4 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
         search.opened(instance_path)  # open the index now, not on some user's first search
     register(app)
+    from adjudicator.ratelimit import register_rate_limits
+
+    register_rate_limits(app, db.engine_for(app.config["DATABASE_URL"]))
     return app

@@ -270,6 +270,13 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
     return HexState(terrain, obstacle, owner)
 
 
+UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
+               "moved_from")
+"""Every field of a unit the parser reads; a stored copy keeps these and drops anything else."""
+HEX_FIELDS = ("row", "col", "terrain", "obstacle", "owner")
+"""Every field of a hex the parser reads."""
+
+
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
     if not isinstance(item, Mapping):
         raise IllegalSituation(where, "must be an object")
