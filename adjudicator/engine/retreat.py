@@ -50,8 +50,8 @@ DICE = "range_and_dice"  # core entry: die faces
 # Listing cap over all choices: ``options_total`` and the per-choice summaries always count every
 # legal path, but only this many are spelled out (each with its hexes and exact risk odds), so
 # one answer stays small (a 12-flag French Resistance retreat has thousands of paths).
-MAX_OPTIONS = 64
-MIN_OPTIONS_PER_CHOICE = 8  # each choice of ignored flags lists at least this many, if it has them
+MAX_OPTIONS = 32
+MIN_OPTIONS_PER_CHOICE = 4  # each choice of ignored flags lists at least this many, if it has them
 
 
 def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:

@@ -13,7 +13,7 @@ from flask import Flask, Response, current_app, g, request
 from adjudicator.engine import budget
 from adjudicator.web.errors import error_json
 
-DEFAULT_WORK_BUDGET = 200_000
+DEFAULT_WORK_BUDGET = 50_000
 """Work units per request: ordinary rulings spend a few hundred to a few thousand; the worst legal
 battle on a Breakthrough board of frozen rivers spends far less than this once its retreat is
 summarised rather than enumerated (``tests/test_hardening_budget.py``)."""
