@@ -24,7 +24,7 @@ def engine_for(url: str) -> Engine:
     """One engine per database URL per process."""
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
     database = make_url(url).database
-    if url.startswith("sqlite") and database and database != ":memory:":
+    if url.startswith("sqlite") and database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)  # a fresh machine has no folder yet
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}

@@ -14,6 +14,7 @@ against ``RATE_LIMIT_SAVES``, every other call (the engine, ``.m44`` import) aga
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -55,7 +56,10 @@ class DatabaseStorage(Storage):
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         self.engine: Engine = options["engine"]
-        metadata.create_all(self.engine)
+        try:
+            metadata.create_all(self.engine)
+        except SQLAlchemyError:  # a read-only database: every hit fails and is let through
+            logging.getLogger(__name__).warning("rate-limit table cannot be created; limits not counted")
         self.hits = 0
 
     @property

@@ -333,7 +333,7 @@ def import_scenario() -> Any:
         raise ApiError("a form upload must come from this site", field="(body)", status=403, code="cross_site")
     upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
     raw = upload.read(MAX_M44_BYTES + 1) if upload is not None else request.get_data(cache=False)
-    if len(raw) > MAX_M44_BYTES:
+    if len(raw) > MAX_M44_BYTES or (upload is None and request.content_length is None and len(raw) >= MAX_M44_BYTES):
         raise ApiError(f"the file is larger than {MAX_M44_BYTES} bytes", field="(body)", status=413,
                        code="too_large")
     if not raw.strip():
