@@ -186,3 +186,19 @@ def test_ids_the_api_names_exist(rulebook):
             unit_named = rulebook.resolve(name, "unit")
             badge_id = rulebook.badge_for_unit(unit_named) if unit_named else None
         assert badge_id is not None, name
+
+
+def test_no_file_of_the_project_sends_readers_to_the_shared_folder():
+    """A user of a public clone has no ``../shared``: the API is described in adjudicator/API.md."""
+    from tests.sources import REPO
+
+    allowed = {"tests/sources.py", "tests/test_completeness_rules.py", "tests/test_completeness_terrain.py",
+               "tests/test_source_manifest.py"}
+    pointing = [
+        str(path.relative_to(REPO)) for folder in ("adjudicator", "tests", "bench", "templates")
+        for path in (REPO / folder).rglob("*") if path.is_file() and path.suffix in (".py", ".js", ".md", ".html")
+        and str(path.relative_to(REPO)) not in allowed and "shared/spec" in path.read_text(encoding="utf-8")
+    ]
+    assert pointing == []
+    assert "shared/spec" not in (REPO / "README.md").read_text(encoding="utf-8")
+    assert (REPO / "adjudicator" / "API.md").is_file()

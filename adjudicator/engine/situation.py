@@ -1,4 +1,4 @@
-"""The situation document (``shared/spec/api.md``) parsed into frozen, validated objects.
+"""The situation document (``adjudicator/API.md``) parsed into frozen, validated objects.
 
 Parsing is strict: every problem raises ``IllegalSituation`` naming the field (``units[1].row``),
 so the API can answer 400 with a message the user can act on, and the engine itself only ever
@@ -271,10 +271,10 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
 
 
 UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
-               "moved_from")
-"""Every field of a unit the parser reads; a stored copy keeps these and drops anything else."""
-HEX_FIELDS = ("row", "col", "terrain", "obstacle", "owner")
-"""Every field of a hex the parser reads."""
+               "moved_from", "path")
+"""Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
+HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
+"""Every field of a hex the API defines (add a new one here, or saves will drop it)."""
 
 
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:

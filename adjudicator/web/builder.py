@@ -69,7 +69,7 @@ SAVED_ID = re.compile(r"^[A-Za-z0-9_-]{8}$")
 
 def board_json(board: Board) -> dict[str, Any]:
     """A board as the engine knows it. ``centre`` is the exact lattice point (3·col, 3·row) of
-    ``shared/spec/api.md``; the page maps it affinely to screen pixels."""
+    ``adjudicator/API.md``; the page maps it affinely to screen pixels."""
     bottom = board.baseline_row(True)
     return {
         "kind": board.kind,
@@ -415,9 +415,15 @@ def _known_fields(items: Any, fields: tuple[str, ...]) -> Any:
     for item in items:
         copy = {k: item[k] for k in fields if isinstance(item, dict) and k in item}
         if isinstance(copy.get("moved_from"), dict):
-            copy["moved_from"] = {k: copy["moved_from"][k] for k in ("row", "col") if k in copy["moved_from"]}
+            copy["moved_from"] = _hex_only(copy["moved_from"])
+        if isinstance(copy.get("path"), list):
+            copy["path"] = [_hex_only(h) if isinstance(h, dict) else h for h in copy["path"]]
         kept.append(copy)
     return kept
+
+
+def _hex_only(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: value[k] for k in ("row", "col") if k in value}
 
 
 def _load(saved_id: str) -> SavedSituation | None:

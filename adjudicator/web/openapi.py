@@ -1,4 +1,4 @@
-"""The OpenAPI 3 document of the JSON API (shared/spec/api.md), served at
+"""The OpenAPI 3 document of the JSON API (adjudicator/API.md), served at
 ``GET /api/v1/openapi.json``.
 
 Request schemas are as strict as the server: required fields, types, enums of the content ids
