@@ -32,6 +32,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
         JSON_SORT_KEYS=False,
     )
+    if os.environ.get("ENGINE_WORK_BUDGET", "").isdigit():
+        app.config["ENGINE_WORK_BUDGET"] = int(os.environ["ENGINE_WORK_BUDGET"])
     from adjudicator.ratelimit import config_from_env
 
     app.config.update(config_from_env())
