@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.web import openapi
+from tests.test_api_engine import validate
 
 BOTTOM = {"board": "standard", "bottom_side": "allies"}
 
@@ -353,3 +354,37 @@ def test_resolve_agrees_with_battle_for_every_roll_that_adds_up(app: Flask, rule
     wrong = {**rolled, "grenade": rolled["grenade"] + 1}
     refused = client.post("/api/v1/resolve", json={**doc, "rolled": wrong})
     assert refused.status_code == 400 and refused.get_json()["error"]["field"] == "rolled"
+
+
+def test_resolve_and_fire_map_answers_match_their_openapi_schemas(client: FlaskClient) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    units = [ATTACKER_INF, unit("T", "axis", "infantry", 4, 12, 2), unit("X", "axis", "armor", 3, 11, 3)]
+    body = {**BOTTOM, "hexes": [{"row": 4, "col": 12, "obstacle": "sandbags"}], "units": units,
+            "attacker": "A", "target": "T", "rolled": {"flag": 1, "grenade": 1}}
+    validate(body, schemas["ResolveRequest"], doc)
+    validate(ok(client.post("/api/v1/resolve", json=body)), schemas["Resolve"], doc)
+    illegal = {**body, "units": [unit("A", "allies", "infantry", 8, 0, 4), unit("T", "axis", "infantry", 0, 24, 4)]}
+    validate(ok(client.post("/api/v1/resolve", json=illegal)), schemas["Resolve"], doc)
+    whole = {**BOTTOM, "units": units}
+    validate(whole, schemas["FireMapRequest"], doc)
+    validate(ok(client.post("/api/v1/fire-map", json=whole)), schemas["FireMap"], doc)
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-5, 20) | st.floats(allow_nan=False)
+                           | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rolled=st.dictionaries(st.sampled_from([*FACES, "skull", ""]), JSON_VALUES, max_size=6) | JSON_VALUES)
+def test_any_rolled_value_is_answered_or_refused_naming_rolled(app: Flask, rolled: Any) -> None:
+    client = app.test_client()
+    body = {**BOTTOM, "units": [ATTACKER_INF, unit("T", "axis", "infantry", 4, 12, 4)], "attacker": "A",
+            "target": "T", "rolled": rolled}
+    response = client.post("/api/v1/resolve", json=body)
+    assert response.status_code in (200, 400), response.get_json()
+    if response.status_code == 400:
+        assert response.get_json()["error"]["field"] == "rolled"
+    else:
+        assert sum(rolled.values()) == 3 and set(rolled) <= set(FACES)
