@@ -272,10 +272,11 @@ def _retreat_steps(unit: str, to_retreat: int, retreat: RetreatResult | None, pr
                                      f"{'path' if choice.options_total == 1 else 'paths'}"))
     else:
         not_made = choice.moves_required - choice.reachable
-        where = f"only {_plural(choice.reachable, 'hex')}" if choice.reachable else "not at all"
-        steps.append(Reason(RETREAT, f"{unit} must retreat {_plural(choice.moves_required, 'hex')} but can move "
-                                     f"{where}: {_plural(not_made, 'move')} not made cost "
-                                     f"{_plural(choice.figures_lost, 'figure')}"))
+        where = f"can move only {_plural(choice.reachable, 'hex')}" if choice.reachable else "cannot move at all"
+        steps.append(Reason(RETREAT, f"{unit} must retreat {_plural(choice.moves_required, 'hex')} but {where}: "
+                                     f"{_plural(not_made, 'move')} not made cost "
+                                     f"{_plural(choice.figures_lost, 'figure')} (the retreat breakdown says what "
+                                     "blocks each step)"))
         if choice.figures_lost >= left:
             steps.append(Reason(RETREAT, f"{unit} loses its last figure to the blocked retreat: it is eliminated"))
     if any(o.risks for o in retreat.options):
