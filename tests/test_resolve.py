@@ -206,6 +206,27 @@ def test_retreat_off_the_board_edge_costs_figures_and_can_eliminate(client: Flas
     assert any(s["rule"] == "medals" for s in answer["steps"])
 
 
+def test_artillery_in_a_bunker_loses_a_figure_for_the_flag_it_cannot_ignore(client: FlaskClient) -> None:
+    hexes = [{"row": 4, "col": 12, "obstacle": "bunker"}]
+    target = unit("T", "axis", "artillery", 4, 12, 2)
+    dice = ok(client.post("/api/v1/battle", json={**BOTTOM, "hexes": hexes, "units": [ATTACKER_INF, target],
+                                                  "attacker": "A", "target": "T"}))["dice"]
+    answer = ok(resolve(client, [ATTACKER_INF, target], {"flag": 2, "star": dice - 2}, hexes))
+    assert answer["flags_ignored"] == 1 and answer["flags_to_retreat"] == 1
+    assert answer["retreat"]["min_figures_lost"] == 1 and answer["figures_lost"] == 1 and not answer["eliminated"]
+    # ignoring the bunker's flag is optional: not ignoring it costs both figures and empties the hex
+    assert answer["vacated"] == "owner_choice" and answer["take_ground"] is False
+
+
+def test_a_retreat_onto_a_frozen_river_says_it_rolls_for_losses(client: FlaskClient) -> None:
+    hexes = [{"row": 3, "col": 11, "terrain": "frozen_river"}, {"row": 3, "col": 13, "terrain": "frozen_river"}]
+    answer = ok(resolve(client, [ATTACKER_INF, unit("T", "axis", "infantry", 4, 12, 4)], {"flag": 1, "star": 2},
+                        hexes))
+    assert answer["vacated"] == "retreated" and answer["figures_lost"] == 0
+    assert all(o["entry_risks"] for o in answer["retreat"]["options"])
+    assert any(s["rule"] == "frozen_river" for s in answer["steps"])
+
+
 def test_flags_do_nothing_once_the_hits_eliminate_the_target(client: FlaskClient) -> None:
     answer = ok(resolve(client, [ATTACKER_INF, unit("T", "axis", "infantry", 4, 12, 1)], {"grenade": 1, "flag": 2}))
     assert answer["eliminated"] and answer["figures_lost"] == 1
