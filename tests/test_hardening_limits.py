@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator.ratelimit import DEFAULTS
-from tests.conftest import make_app
+from tests.test_hardening_storage import quick_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
 SITUATION = {"units": [{"id": "A", "side": "allies", "type": "infantry", "row": 6, "col": 10, "figures": 4},
@@ -17,7 +17,7 @@ BATTLE = {**SITUATION, "attacker": "A", "target": "B"}
 
 def limited_app(instance: Path, url: str, reset: bool = True, **config):
     """An app with limits on; ``reset`` forgets counts a previous run left in a shared database."""
-    limited = make_app(instance, DATABASE_URL=url, RATELIMIT_ENABLED=True, **config)
+    limited = quick_app(instance, url, RATELIMIT_ENABLED=True, **config)
     if reset:
         limited.extensions["rate_limiter"].storage.reset()
     return limited
@@ -41,7 +41,7 @@ def test_saves_over_the_limit_get_429_with_retry_after(app, database_url, tmp_pa
     # another client, and reads, are not affected
     assert client.post("/api/v1/situations", json={**SITUATION, "title": "other"},
                        environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 201
-    assert client.get("/rules/terrain/forest", environ_base=address).status_code == 200
+    assert client.get("/api/v1/board/standard", environ_base=address).status_code == 200
 
 
 def test_two_workers_on_one_database_share_one_count(app, database_url):  # noqa: F811

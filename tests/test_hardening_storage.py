@@ -13,11 +13,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
 from sqlmodel import Session, select
 
-from adjudicator.db import WAL_SIZE_LIMIT, engine_for
+from adjudicator.build import build_database
+from adjudicator.db import WAL_SIZE_LIMIT, create_tables, engine_for
 from adjudicator.models import SavedSituation
 from tests.conftest import REPO, make_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
@@ -70,6 +73,17 @@ def build_instance(instance: Path, url: str | None = None) -> None:
                    capture_output=True)
 
 
+def quick_app(instance: Path, url: str, with_rules: bool = False, **config: Any) -> Flask:
+    """An app on ``url`` without the start-up build (which also rebuilds the search index): the
+    tables, and the rule rows only when a test reads rule pages."""
+    quick = make_app(instance, DATABASE_URL=url, SKIP_BUILD=True, **config)
+    if with_rules:
+        build_database(quick.extensions["catalogue"], engine_for(url))
+    else:
+        create_tables(engine_for(url))
+    return quick
+
+
 # -- what a save stores ---------------------------------------------------------------------------
 
 def test_saves_keep_only_the_fields_the_parser_reads(client):
@@ -86,7 +100,7 @@ def test_saves_keep_only_the_fields_the_parser_reads(client):
 
 
 def test_a_retried_save_returns_the_first_id_and_stores_nothing_twice(app, database_url, tmp_path):  # noqa: F811
-    client = make_app(Path(app.instance_path), DATABASE_URL=database_url).test_client()
+    client = quick_app(Path(app.instance_path), database_url).test_client()
     doc = {**SITUATION, "title": f"retry {tmp_path.name}"}
     first = client.post("/api/v1/situations", json=doc)
     again = client.post("/api/v1/situations", json=doc)  # the client never saw the first answer
@@ -129,7 +143,7 @@ def assert_storage_503(response) -> None:
 def test_full_disk_save_is_503_naming_the_storage_and_reads_go_on(app, tmp_path):
     with tiny_disk(tmp_path / "disk", "3m") as disk:
         url = f"sqlite:///{disk / 'full.db'}"
-        client = make_app(Path(app.instance_path), DATABASE_URL=url).test_client()
+        client = quick_app(Path(app.instance_path), url, with_rules=True).test_client()
         assert client.post("/api/v1/situations", json=SITUATION).status_code == 201
         filler = disk / "filler"
         with open(filler, "wb") as handle:  # fill every free byte
@@ -161,6 +175,6 @@ def test_read_only_database_save_is_503_and_the_reference_is_served(tmp_path):
 
 
 def test_nul_byte_in_a_rule_path_is_404(app, database_url):  # noqa: F811
-    client = make_app(Path(app.instance_path), DATABASE_URL=database_url).test_client()
+    client = quick_app(Path(app.instance_path), database_url, with_rules=True).test_client()
     for path in ("/rules/terrain/fo%00rest", "/api/v1/rules/terrain/%00", "/s/ab%00cdefg", "/api/v1/situations/%00"):
         assert client.get(path).status_code == 404, path
