@@ -32,6 +32,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
         JSON_SORT_KEYS=False,
     )
+    if os.environ.get("PROXY_HOPS", "").isdigit() and int(os.environ["PROXY_HOPS"]) > 0:
+        # behind that many proxies, the client address (rate limits count per address) is read
+        # from X-Forwarded-For; without a proxy the header is ignored, since anyone can send it
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(os.environ["PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     if os.environ.get("ENGINE_WORK_BUDGET", "").isdigit():
         app.config["ENGINE_WORK_BUDGET"] = int(os.environ["ENGINE_WORK_BUDGET"])
     from adjudicator.ratelimit import config_from_env

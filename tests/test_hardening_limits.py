@@ -77,3 +77,20 @@ def test_a_broken_counter_store_lets_requests_through(app, tmp_path):
     storage.incr = broken
     client = limited.test_client()
     assert [client.post("/api/v1/battle", json=BATTLE).status_code for _ in range(3)] == [200, 200, 200]
+
+
+def test_behind_a_proxy_each_forwarded_client_has_its_own_count(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("PROXY_HOPS", "1")
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    client = limited_app(Path(app.instance_path), url, RATE_LIMIT_ENGINE="1 per minute").test_client()
+    first = {"X-Forwarded-For": "203.0.113.1"}
+    assert client.post("/api/v1/battle", json=BATTLE, headers=first).status_code == 200
+    assert client.post("/api/v1/battle", json=BATTLE, headers=first).status_code == 429
+    assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "203.0.113.2"}).status_code == 200
+
+
+def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    client = limited_app(Path(app.instance_path), url, RATE_LIMIT_ENGINE="1 per minute").test_client()
+    assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 200
+    assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
