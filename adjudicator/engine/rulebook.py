@@ -68,7 +68,7 @@ class EntryRisk:
     dice: int
     faces: tuple[Face, ...]
     figures_per_face: int = 1
-    on_move: bool = True
+    on_move: bool = True  # rolled when a unit moves onto it (engine.movement names it as a hazard)
     on_retreat: bool = True
 
 
@@ -134,6 +134,10 @@ class HexRules:
     take_ground_after_stop: tuple[UnitClass, ...] = ()
     # lakes (``los_rule: lake_group``): block only where the line meets this many contiguous ones
     los_min_group: int = 1
+    # clearing it (added with the movement engine)
+    cleared_instead_of_battle: tuple[UnitClass, ...] = ()  # wire: infantry may remove it in place of battling
+    cleared_and_battle: tuple[UnitClass, ...] = ()  # wire: armor removes it and may still battle
+    revealed_on_entry: bool = False  # minefields: an enemy unit entering reveals it and rolls its strength
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,13 @@ class UnitRules:
     # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
     flags: tuple[FlagRule, ...] = ()
     cannot_target: tuple[UnitClass, ...] = ()  # target families it may never battle (snipers: armor)
+    # movement details (added with the movement engine, engine/movement.py)
+    road_move_bonus: int | None = None  # replaces the road's own bonus for this unit (supply trucks: 2)
+    moves_only_on: tuple[str, ...] = ()  # terrain ids it may move on, nothing else (trains: rails)
+    no_stop_on: tuple[str, ...] = ()  # terrain it need not stop on though others must (trains: stations)
+    must_clear_instead_of_battle: tuple[str, ...] = ()  # engineers on a minefield clear it, no battle
+    clears_instead_of_battle: tuple[str, ...] = ()  # engineers may remove a road block in place of battling
+    clears_and_battles: tuple[str, ...] = ()  # engineers may remove wire and still battle
 
 
 @dataclass(frozen=True)
@@ -253,6 +264,11 @@ class CardRules:
     stars_hit: bool = False
     move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
     ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
+    # movement (added with the movement engine)
+    max_move: int | None = None  # units it orders may move this far (Infantry Assault: 3 without battling)
+    ordered_units_move: bool = True  # False: the units it orders battle where they stand (Close Assault)
+    ignores_terrain_movement: bool = False  # terrain movement restrictions do not apply (Behind Enemy Lines)
+    move_after_battle: int | None = None  # hexes the unit may move again after battling (Behind Enemy Lines)
 
 
 @dataclass(frozen=True)
@@ -288,6 +304,7 @@ class MoveLimit:
     move_and_battle: int | None = None
     max_move: int | None = None
     sides: tuple[Side, ...] = ()  # empty: both
+    road_max_move: int | None = None  # most hexes when the whole move is on road (Winter Weather: 3)
 
 
 @dataclass(frozen=True)
