@@ -117,7 +117,7 @@ def _card_orders(rulebook: Rulebook, card: CardRules, unit: Unit) -> bool:
 
 
 def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None,
-                 after_battle: bool = False) -> MoveProfile:
+                 after_battle: bool = False, start: Hex | None = None) -> MoveProfile:
     """The unit's allowance and move-and-battle limit: its entry, raised by a card that orders it,
     lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap."""
     rules: UnitRules = rulebook.unit(unit.profile)
@@ -193,8 +193,9 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                 close_limit, close_rule = value, entry_id
     road_bonus = rules.road_move_bonus if rules.road_move_bonus is not None else 0
     road_rule = unit.profile if rules.road_move_bonus is not None else None
-    if rules.road_move_bonus is None:
-        for entry_id, entry in rulebook.rules.items():
+    if rules.road_move_bonus is None:  # the road the move starts on (a road over a hill is a road too)
+        for entry_id in situation.hex_state(start or unit.hex).features():
+            entry = rulebook.rules.get(entry_id)
             if isinstance(entry, HexRules) and entry.road_move_bonus > road_bonus:
                 road_bonus, road_rule = entry.road_move_bonus, entry_id
     if ignores is None and rules.moves_only_on:
@@ -579,7 +580,7 @@ def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str |
         return None
     index = next(i for i, u in enumerate(situation.units) if u.id == unit.id)
     where = f"units[{index}].path"
-    profile = move_profile(situation, rulebook, unit, card)
+    profile = move_profile(situation, rulebook, unit, card, start=unit.path[0])
     if profile.why_not and not rulebook.unit(unit.profile).rules_documented:
         raise IllegalSituation(where, profile.why_not[0].text)
     m = _Mover(situation, rulebook, unit, profile, unit.path[0], check_units=False)
