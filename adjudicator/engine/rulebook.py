@@ -342,6 +342,29 @@ class CoreRules:
     figures_lost_per_retreat_move_not_made: int | None = None
 
 
+DISPLAY_ONLY: dict[str, str] = {
+    # "Class.field": why no ruling reads it. Every other structured field is read by the engine
+    # (tests/test_dead_fields.py fails on a field that is neither read nor listed here).
+    "UnitRules.figures_range": "the builder offers the figure counts a scenario may give; rulings use the "
+                               "unit's actual figures",
+    "DeckCount.deck": "deck make-up is shown on the card page; no ruling depends on how many cards a deck holds",
+    "DeckCount.section": "deck make-up is shown on the card page; no ruling depends on it",
+    "CardRules.card_type": "section or tactic is shown on the page and in the builder's card list; rulings read "
+                           "what the card orders, not its type",
+    "CardRules.deck_counts": "deck make-up is shown on the card page; no ruling depends on it",
+    "CardRules.on_the_move": "a situation does not say which ordered unit is one of the Breakthrough card's extra "
+                             "units 'on the move' (may move, never battle): the page states it for the referee",
+    "CombatCardRules.deck": "which deck a combat card belongs to is shown on its page and in the builder",
+    "CombatCardRules.special_action": "shown on the page and in the builder; rulings read the card's modifiers",
+    "CombatCardRules.deck_size": "deck make-up is shown on the page; no ruling depends on it",
+    "VictoryRules.temporary": "there is no victory engine yet: medal objectives are explained on their pages",
+    "VictoryRules.group": "there is no victory engine yet: medal objectives are explained on their pages",
+    "VictoryRules.turn_start": "there is no victory engine yet: medal objectives are explained on their pages",
+}
+"""Structured fields no ruling computes with, each with the reason (no dead fields: a rule the
+engine should apply must not hide in a display-only field)."""
+
+
 KIND_RULES: dict[str, type] = {
     "core": CoreRules,
     "terrain": HexRules,
