@@ -423,3 +423,12 @@ def test_move_needs_a_known_unit_and_card(client: FlaskClient) -> None:
     assert move(client, [unit()], who="Z", status=400)["error"]["field"] == "unit"
     assert move(client, [unit()], card="no_such_card", status=400)["error"]["field"] == "card"
     assert move(client, [unit()], after_battle="yes", status=400)["error"]["field"] == "after_battle"
+
+
+def test_move_to_one_destination_says_whether_and_why(client: FlaskClient) -> None:
+    hexes = [{"row": 5, "col": 11, "terrain": "forest"}]
+    there = move(client, [unit()], hexes, to={"row": 5, "col": 11})["to"]
+    assert there["reachable"] and there["hexes_moved"] == 1 and not there["may_battle"]
+    far = move(client, [unit()], hexes, to={"row": 0, "col": 10})["to"]
+    assert not far["reachable"] and "infantry" in rules_of(far["why"])
+    assert move(client, [unit()], to={"row": 0, "col": 11}, status=400)["error"]["field"] == "to"

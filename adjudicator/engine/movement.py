@@ -616,9 +616,42 @@ def _hex(situation: Situation, h: Hex) -> dict[str, Any]:
     return {"row": h.row, "col": h.col, "label": situation.board.label(h)}
 
 
-def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling) -> dict[str, Any]:
-    """The ``/api/v1/move`` answer (shared/spec/api.md)."""
+def _option_json(situation: Situation, o: MoveOption) -> dict[str, Any]:
+    return {
+        **_hex(situation, o.end),
+        "path": [{"row": h.row, "col": h.col} for h in o.path],
+        "hexes_moved": o.hexes_moved,
+        "may_battle": o.may_battle,
+        "battle_dice_change": o.battle_dice_change,
+        "why": [r.to_dict() for r in o.why],
+        "instead": [r.to_dict() for r in o.instead],
+        "hazards": [r.to_dict() for r in o.hazards],
+    }
+
+
+def destination_json(situation: Situation, ruling: MoveRuling, to: Hex) -> dict[str, Any]:
+    """"May it go *there*?": the reachable entry for ``to`` (``reachable: true``), or why not."""
+    for o in ruling.reachable:
+        if o.end == to:
+            return {"reachable": True, **_option_json(situation, o)}
+    for h, why in ruling.unreachable:
+        if h == to:
+            return {"reachable": False, **_hex(situation, h), "why": [r.to_dict() for r in why]}
+    if to == ruling.unit.hex:
+        why = [Reason(MOVEMENT, "The unit already stands there: an ordered unit need not move")]
+    elif ruling.why_not:
+        why = list(ruling.why_not)
+    else:
+        p = ruling.profile
+        why = [Reason(p.allowance_rule, f"{hex_text(situation, to)} is {_plural(distance(ruling.unit.hex, to))} "
+                                        f"away, farther than it may move ({_plural(p.allowance)})")]
+    return {"reachable": False, **_hex(situation, to), "why": [r.to_dict() for r in why]}
+
+
+def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex | None = None) -> dict[str, Any]:
+    """The ``/api/v1/move`` answer (shared/spec/api.md); with ``to``, also the ruling for that hex."""
     p = ruling.profile
+    extra = {"to": destination_json(situation, ruling, to)} if to is not None else {}
     return {
         "unit": ruling.unit.id,
         "card": ruling.card,
@@ -631,15 +664,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling) -> d
         "road_allowance": p.allowance_for(True) if p.road_bonus else p.allowance,
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
-        "reachable": [{
-            **_hex(situation, o.end),
-            "path": [{"row": h.row, "col": h.col} for h in o.path],
-            "hexes_moved": o.hexes_moved,
-            "may_battle": o.may_battle,
-            "battle_dice_change": o.battle_dice_change,
-            "why": [r.to_dict() for r in o.why],
-            "instead": [r.to_dict() for r in o.instead],
-            "hazards": [r.to_dict() for r in o.hazards],
-        } for o in ruling.reachable],
+        "reachable": [_option_json(situation, o) for o in ruling.reachable],
         "unreachable": [{**_hex(situation, h), "why": [r.to_dict() for r in why]} for h, why in ruling.unreachable],
+        **extra,
     }

@@ -96,11 +96,12 @@ def move_view() -> Any:
     unit = unit_id_field(data, "unit", situation)
     card, combat_card = card_name(data, "card"), card_name(data, "combat_card")
     after_battle = bool_field(data, "after_battle")
+    to = hex_field(data, "to", situation) if data.get("to") is not None else None
     rules = rulebook()
     card_id = _engine(lambda: resolve_entry(rules, card, "card", "command_card"))
     combat_id = _engine(lambda: resolve_entry(rules, combat_card, "combat_card", "combat_card"))
     ruling = _engine(lambda: legal_moves(situation, rules, unit, card_id, combat_id, after_battle))
-    return jsonify(move_json(situation, rules, ruling))
+    return jsonify(move_json(situation, rules, ruling, to))
 
 
 @bp.get("/openapi.json")

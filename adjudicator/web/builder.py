@@ -217,6 +217,9 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     elif endpoint == "resupply":
         state["select"] = req.get("supplier")
+    elif endpoint == "move":
+        state["select"] = req.get("unit")
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 

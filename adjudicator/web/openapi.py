@@ -253,6 +253,9 @@ MOVE_RESPONSE = {
             "type": "object", "required": ["row", "col", "why"],
             "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
         "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
+               "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
+                              "path": {"type": "array", "items": HEX}}},
     },
 }
 RESUPPLY_RESPONSE = {
@@ -440,6 +443,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
                 "after_battle": {"type": "boolean", **NULLABLE,
                                  "description": "the second move a card such as Behind Enemy Lines gives"},
+                "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
             }),
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
