@@ -168,7 +168,7 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                                         "again after its battle"))
     road_max: int | None = None
     road_max_rule: str | None = None
-    for rule_id, special in special_rules_in_effect(situation, rulebook):
+    for rule_id, special in special_rules_in_effect(situation, rulebook) if situation.rules_in_effect else ():
         for limit in special.move_limits:
             if cls not in limit.unit_classes or (limit.sides and unit.side not in limit.sides):
                 continue
@@ -533,8 +533,8 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
     reach = profile.allowance_for(m.on_road(unit.hex))
     reached = {o.end: o for o in options}
     unreachable: list[tuple[Hex, tuple[Reason, ...]]] = []
-    for h in situation.board.hexes():
-        if h == unit.hex or h in reached or distance(h, unit.hex) > reach:
+    for h in _within(situation, unit.hex, reach):
+        if h == unit.hex or h in reached:
             continue
         reasons = list(blocked.get(h, ()))
         if not reasons:
@@ -610,6 +610,18 @@ def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str |
     road_rule = (profile.road_max_rule or profile.road_bonus_rule) if road and profile.road_bonus else None
     return PathCheck(cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs), ok,
                      tuple(why_list), tuple(instead))
+
+
+def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:
+    """The board's hexes at most ``reach`` from ``centre``, row by row (no walk over the board)."""
+    out: list[Hex] = []
+    for dr in range(-reach, reach + 1):
+        span = 2 * reach - abs(dr)  # distance = |dr| + max(0, (|dc| - |dr|) / 2) <= reach
+        for dc in range(-span, span + 1, 2):
+            h = Hex(centre.row + dr, centre.col + dc)
+            if situation.board.contains(h):
+                out.append(h)
+    return out
 
 
 def _hex(situation: Situation, h: Hex) -> dict[str, Any]:
