@@ -248,6 +248,8 @@ def test_behind_enemy_lines_ignores_terrain_movement_but_not_battle_restrictions
     assert farthest(again) == 3 and not any(o["may_battle"] for o in again["reachable"])
     refused = move(client, [unit()], after_battle=True)
     assert refused["reachable"] == [] and refused["why_not"]
+    not_ordered = move(client, [unit(kind="armor")], card="behind_enemy_lines", after_battle=True)
+    assert not_ordered["reachable"] == [] and "behind_enemy_lines" in rules_of(not_ordered["why_not"])
 
 
 def test_close_assault_card_orders_units_that_may_not_move(client: FlaskClient) -> None:

@@ -156,7 +156,9 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                 notes.append(Reason(card, f"{cname}: terrain movement restrictions do not apply to this move; "
                                           "impassable hexes, other units and terrain battle restrictions still do"))
         if after_battle:
-            if card_rules.move_after_battle is None:
+            if not _card_orders(rulebook, card_rules, unit):
+                why_not.append(Reason(card, f"{cname} does not order {name}, so it gives it no move after battling"))
+            elif card_rules.move_after_battle is None:
                 why_not.append(Reason(card, f"{cname} gives no move after the battle"))
             else:
                 allowance, allowance_rule = card_rules.move_after_battle, card
