@@ -434,3 +434,11 @@ def test_move_to_one_destination_says_whether_and_why(client: FlaskClient) -> No
     far = move(client, [unit()], hexes, to={"row": 0, "col": 10})["to"]
     assert not far["reachable"] and "infantry" in rules_of(far["why"])
     assert move(client, [unit()], to={"row": 0, "col": 11}, status=400)["error"]["field"] == "to"
+
+
+def test_unit_in_a_boat_moves_onto_a_river_and_must_stop(client: FlaskClient) -> None:
+    river = line(5, range(1, 25, 2), "river")
+    boat = move(client, [unit(badges=["unit_in_boat"])], river)
+    assert at(boat, 5, 11) is not None and "unit_in_boat" in rules_of(at(boat, 5, 11)["why"])
+    assert all(o["row"] >= 5 for o in boat["reachable"])  # it stops on the river
+    assert all(o["row"] >= 6 for o in move(client, [unit()], river)["reachable"])

@@ -128,6 +128,7 @@ LABELS: dict[str, str] = {
     "cleared_and_battle": "Removes it on entering and may still battle",
     "revealed_on_entry": "Revealed and rolled when an enemy enters",
     "moves_only_on": "Moves only on",
+    "must_stop_on": "Must stop on entering",
     "no_stop_on": "Need not stop on",
     "must_clear_instead_of_battle": "Must clear instead of battling",
     "clears_instead_of_battle": "May clear instead of battling",
@@ -264,7 +265,7 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
     if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
-               "no_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
+               "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
                "clears_and_battles"} and isinstance(
             value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))

@@ -318,6 +318,11 @@ class _Mover:
                 return Reason(feature, f"A unit entering {fname} must stop and may move no further")
             if cls in rules.must_stop_climbing and self.elevation(to) > self.elevation(frm):
                 return Reason(feature, f"A unit moving up onto {fname} must stop there")
+        for badge in self.unit.badges:
+            marker = rb.rules.get(badge)
+            on = getattr(marker, "must_stop_on", ())
+            if on and counts_as(self.s, rb, to, on):
+                return Reason(badge, f"A unit with {rb.names[badge]} entering {hex_text(self.s, to)} must stop there")
         if first:
             for feature, rules in self.features(frm):
                 if cls in rules.must_stop_leaving:

@@ -228,6 +228,7 @@ class BadgeRules:
     lost_when: tuple[Literal["moves", "retreats", "battles"], ...] = ()  # camouflage: the token comes off
     stands_on: tuple[str, ...] = ()  # terrain the unit may be on though impassable to its class (boat: river)
     no_retreat: bool = False  # loses a figure per retreat move instead of retreating (a unit in a boat)
+    must_stop_on: tuple[str, ...] = ()  # terrain the unit must stop on when it moves onto it (a boat: river)
 
 
 @dataclass(frozen=True)
