@@ -319,10 +319,11 @@ def test_ford_stops_and_battles_out_at_one_die_fewer(client: FlaskClient) -> Non
     assert blocked(answer, 4, 12) is not None
 
 
-def test_frozen_river_entry_is_a_hazard(client: FlaskClient) -> None:
-    answer = move(client, [unit()], [{"row": 5, "col": 11, "terrain": "frozen_river"}])
-    assert "frozen_river" in rules_of(at(answer, 5, 11)["hazards"])
-    assert at(answer, 4, 10)["hazards"] == []  # the best path goes around it
+@pytest.mark.parametrize("frozen", [(5, 11), (5, 9)])
+def test_frozen_river_entry_is_a_hazard(client: FlaskClient, frozen: tuple[int, int]) -> None:
+    answer = move(client, [unit()], [{"row": frozen[0], "col": frozen[1], "terrain": "frozen_river"}])
+    assert "frozen_river" in rules_of(at(answer, *frozen)["hazards"])
+    assert at(answer, 4, 10)["hazards"] == []  # of two equal paths the one reported avoids the ice
 
 
 def test_wire_infantry_may_remove_it_instead_of_battling(client: FlaskClient) -> None:

@@ -371,7 +371,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
     start = m.start
     road0 = m.on_road(start)
     first = _State(0, 0, 0, (start, road0, INF, False), (start,))
-    best: dict[tuple[Hex, bool, int, bool], int] = {first.key: 0}
+    best: dict[tuple[Hex, bool, int, bool], tuple[int, int]] = {first.key: (0, 0)}
     queue = [first]
     found: dict[Hex, list[_State]] = {}
     blocked: dict[Hex, list[Reason]] = {}
@@ -385,7 +385,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
     while queue:
         state = heapq.heappop(queue)
         here, road, cap, stopped = state.key
-        if best.get(state.key, INF) < state.cost:
+        if best.get(state.key, (INF, INF)) < (state.cost, state.hazards):
             continue
         if here != start:
             found.setdefault(here, []).append(state)
@@ -417,18 +417,18 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
                 continue
             stop = m.stops(here, to, is_first)
             key = (to, new_road, new_cap, stop is not None)
-            if best.get(key, INF) <= cost:
-                continue
-            best[key] = cost
             hazards = state.hazards + len(m.hazards(to))
+            if best.get(key, (INF, INF)) <= (cost, hazards):
+                continue
+            best[key] = (cost, hazards)
             costs = state.costs + ((cost_why,) if cost_why is not None else ())
             heapq.heappush(queue, _State(cost, hazards, state.hexes + 1, key, (*state.path, to), costs, stop,
                                          cap_rule))
     return found, blocked
 
 
-def _battle_after(m: _Mover, end: Hex, cost: int, road: bool, path: tuple[Hex, ...],
-                  card: str | None) -> tuple[bool, list[Reason], list[Reason], int]:
+def _battle_after(m: _Mover, end: Hex, cost: int, road: bool,
+                  path: tuple[Hex, ...]) -> tuple[bool, list[Reason], list[Reason], int]:
     """May the unit battle after this move; why; what it may or must do instead; its dice change."""
     rb, p, rules, cls, name = m.rb, m.p, m.rules, m.cls, m.name
     why: list[Reason] = []
@@ -519,7 +519,7 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
         ranked = []
         for state in states:
             road = state.key[1]
-            ok, why, instead, change = _battle_after(m, end, state.cost, road, state.path, card)
+            ok, why, instead, change = _battle_after(m, end, state.cost, road, state.path)
             ranked.append(((not ok, state.cost, state.hazards), state, ok, why, instead, change))
         ranked.sort(key=lambda r: r[0])
         _, state, ok, why, instead, change = ranked[0]
@@ -613,7 +613,7 @@ def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str |
     if cost > limit:
         raise IllegalSituation(where, f"the path counts {_plural(cost)}, more than the {_plural(limit)} "
                                       f"{rulebook.names[unit.profile]} may move here")
-    ok, why_list, instead, _ = _battle_after(m, unit.hex, cost, road, unit.path, card)
+    ok, why_list, instead, _ = _battle_after(m, unit.hex, cost, road, unit.path)
     road_rule = (profile.road_max_rule or profile.road_bonus_rule) if road and profile.road_bonus else None
     return PathCheck(cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs), ok,
                      tuple(why_list), tuple(instead))
