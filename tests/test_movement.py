@@ -78,8 +78,17 @@ def test_infantry_moves_one_and_battles_or_two_without_battling(client: FlaskCli
     ("artillery", ["mobile_artillery"], 2, 1),
     ("infantry", ["sniper"], 2, 2),
     ("infantry", ["cavalry"], 3, 3),
+    ("armor", ["elite_armor"], 3, 3),
+    ("artillery", ["big_gun"], 1, None),
+    ("artillery", ["heavy_anti_tank_gun"], 1, None),
+    ("infantry", ["anti_tank_gun"], 2, 1),
+    ("infantry", ["mortar"], 2, 1),
+    ("infantry", ["machine_gun"], 2, 1),
+    ("infantry", ["combat_engineer"], 2, 1),
+    ("pir_504th", [], 2, 2),
 ], ids=["armor", "artillery", "special_forces", "half_track", "supply_truck", "tank_destroyer",
-        "mobile_artillery", "sniper", "cavalry"])
+        "mobile_artillery", "sniper", "cavalry", "elite_armor", "big_gun", "heavy_anti_tank_gun",
+        "anti_tank_gun", "mortar", "machine_gun", "combat_engineer", "pir_504th"])
 def test_each_unit_moves_its_allowance_and_battles_within_its_limit(
         client: FlaskClient, rulebook: Rulebook, kind: str, badges: list[str], allowance: int,
         battle_after: int | None) -> None:
@@ -87,6 +96,27 @@ def test_each_unit_moves_its_allowance_and_battles_within_its_limit(
     assert answer["allowance"] == allowance == farthest(answer)
     battling = [o["hexes_moved"] for o in answer["reachable"] if o["may_battle"]]
     assert (max(battling) if battling else None) == battle_after
+
+
+def test_french_resistance_moves_one_and_battles_after_entering_any_terrain(client: FlaskClient) -> None:
+    answer = move(client, [unit(nation="french_resistance", figures=3)], [{"row": 5, "col": 11, "terrain": "forest"}])
+    assert answer["allowance"] == 2 and answer["move_and_battle"] == 1
+    assert at(answer, 5, 11)["may_battle"] and "french_resistance" in rules_of(at(answer, 5, 11)["why"])
+
+
+def test_every_documented_unit_moves_as_its_entry_says(client: FlaskClient, rulebook: Rulebook) -> None:
+    """The engine reads each unit entry's ``max_move`` and ``move_and_battle`` (no typed-twice numbers)."""
+    for profile in rulebook.ids_of_kind("unit"):
+        rules = rulebook.unit(profile)
+        if not rules.rules_documented or rulebook.bases.get(profile) not in (None, "infantry", "armor", "artillery"):
+            continue
+        answer = move(client, [unit(kind=profile, figures=1)])
+        if rules.moves_only_on:  # trains: no rails here, no move
+            assert answer["reachable"] == []
+            continue
+        assert answer["allowance"] == rules.max_move == farthest(answer), profile
+        battling = [o["hexes_moved"] for o in answer["reachable"] if o["may_battle"]]
+        assert max(battling, default=0) == (min(rules.move_and_battle, rules.max_move) if rules.battles else 0), profile
 
 
 def test_artillery_moves_one_or_battles(client: FlaskClient) -> None:
