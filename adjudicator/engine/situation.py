@@ -275,7 +275,7 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
         impassable = False
     if not isinstance(impassable, bool):
         raise IllegalSituation(f"{where}.impassable", f"must be true or false, got {type(impassable).__name__}")
-    return HexState(terrain, obstacle, owner, impassable)
+    return HexState(terrain, obstacle, owner, impassable=impassable)
 
 
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
@@ -327,15 +327,16 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
         raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
     moved_from = None
-    if item.get("moved_from") is not None:
+    path = _parse_path(item.get("path"), f"{where}.path", board, h)
+    if item.get("moved_from") is not None and not path:
         moved_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
         if distance(moved_from, h) > moved:
             raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
                                                           f"but it moved {moved} this turn")
-    path = _parse_path(item.get("path"), f"{where}.path", board, h)
-    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it
+    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
         moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from, path)
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
+                path=path)
 
 
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
