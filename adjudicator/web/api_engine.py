@@ -12,11 +12,12 @@ from typing import Any, TypeVar
 from flask import Blueprint, jsonify
 
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
-from adjudicator.engine.battle import assess_battle, ruling_json
+from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.movement import legal_moves, move_json
 from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
 from adjudicator.engine.situation import Situation, parse_hex
 from adjudicator.web.errors import ApiError
@@ -115,6 +116,21 @@ def fire_map_view() -> Any:
     rules = rulebook()
     answer = _engine(lambda: fire_map(situation, rules, unit, card=card, combat_card=combat_card))
     return jsonify(fire_map_json(answer))
+@bp.post("/move")
+def move_view() -> Any:
+    """Every hex the unit may end its move on, with one best path each, whether it may still
+    battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
+    data = json_body()
+    situation = situation_from(data)
+    unit = unit_id_field(data, "unit", situation)
+    card, combat_card = card_name(data, "card"), card_name(data, "combat_card")
+    after_battle = bool_field(data, "after_battle")
+    to = hex_field(data, "to", situation) if data.get("to") is not None else None
+    rules = rulebook()
+    card_id = _engine(lambda: resolve_entry(rules, card, "card", "command_card"))
+    combat_id = _engine(lambda: resolve_entry(rules, combat_card, "combat_card", "combat_card"))
+    ruling = _engine(lambda: legal_moves(situation, rules, unit, card_id, combat_id, after_battle))
+    return jsonify(move_json(situation, rules, ruling, to))
 
 
 @bp.get("/openapi.json")

@@ -219,6 +219,9 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state["select"] = req.get("supplier")
     elif endpoint == "fire-map":
         state["select"] = req.get("unit")
+    elif endpoint == "move":
+        state["select"] = req.get("unit")
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 

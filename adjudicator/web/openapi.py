@@ -97,6 +97,8 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "obstacle": _enum(hex_features, "obstacle or hex marker id", nullable=True),
                         "owner": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
                                   "description": "original owner of a bunker or sea wall"},
+                        "impassable": {"type": "boolean", **NULLABLE,
+                                       "description": "the scenario declares the hex impassable"},
                     },
                 },
             },
@@ -118,6 +120,9 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
                         "moved_from": {**_hex_request(), **NULLABLE,
                                        "description": "the hex it started this turn's move on (optional)"},
+                        "path": {"type": "array", "minItems": 1, "maxItems": MAX_MOVED + 1, "items": _hex_request(),
+                                 **NULLABLE, "description": "hexes it moved through this turn, start first, ending "
+                                                            "on its hex; `moved` is derived from it"},
                     },
                 },
             },
@@ -292,6 +297,32 @@ FIRE_MAP_RESPONSE = {
         "max_pairs": {"type": "integer", "minimum": 1},
     },
 }
+MOVE_OPTION = {
+    "type": "object", "required": ["row", "col", "path", "hexes_moved", "may_battle", "battle_dice_change", "why"],
+    "properties": {**HEX["properties"], "path": {"type": "array", "items": HEX, "minItems": 2},
+                   "hexes_moved": {"type": "integer", "minimum": 1}, "may_battle": {"type": "boolean"},
+                   "battle_dice_change": {"type": "integer", "maximum": 0},
+                   "why": {"type": "array", "items": REASON}, "instead": {"type": "array", "items": REASON},
+                   "hazards": {"type": "array", "items": REASON}},
+}
+MOVE_RESPONSE = {
+    "type": "object", "required": ["unit", "allowance", "reachable", "unreachable", "why_not"],
+    "properties": {
+        "unit": {"type": "string"}, "from": HEX, "allowance": {"type": "integer", "minimum": 0},
+        "allowance_rule": {"type": "string"}, "move_and_battle": {"type": "integer", "minimum": 0},
+        "road_allowance": {"type": "integer", "minimum": 0},
+        "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
+        "after_battle": {"type": "boolean"},
+        "reachable": {"type": "array", "items": MOVE_OPTION},
+        "unreachable": {"type": "array", "items": {
+            "type": "object", "required": ["row", "col", "why"],
+            "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
+        "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
+               "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
+                              "path": {"type": "array", "items": HEX}}},
+    },
+}
 RESUPPLY_RESPONSE = {
     "type": "object",
     "required": ["legal", "why_not", "targets", "supplier_figures"],
@@ -377,6 +408,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "/api/v1/battle": _post(
                 "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
                 "Every step of the dice count cites its content entry."),
+            "/api/v1/move": _post(
+                "Where a unit may move, by which path, and whether it may still battle", "MoveRequest", "Move",
+                "One best path per end hex; unreachable hexes within its allowance say why."),
             "/api/v1/retreat": _post(
                 "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
                 "Counts the figures lost for moves that cannot be made."),
@@ -492,12 +526,21 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
             "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+            "MoveRequest": _with(situation, ["unit"], {
+                "unit": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "after_battle": {"type": "boolean", **NULLABLE,
+                                 "description": "the second move a card such as Behind Enemy Lines gives"},
+                "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
+            }),
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
             "Retreat": RETREAT_RESPONSE,
             "Resupply": RESUPPLY_RESPONSE,
             "Resolve": RESOLVE_RESPONSE,
             "FireMap": FIRE_MAP_RESPONSE,
+            "Move": MOVE_RESPONSE,
             "RuleEntry": ENTRY_RESPONSE,
             "RuleIndex": INDEX_RESPONSE,
             "SearchResults": SEARCH_RESPONSE,
