@@ -94,6 +94,7 @@ LABELS: dict[str, str] = {
     "special_action": "Special action",
     "deck_size": "Cards in deck",
     "nation_codes": "Applies to",
+    "country": "Army of",
     "terrain_flags_mandatory": "Terrain flag becomes mandatory",
     "retreat_unit_classes": "Retreat rule applies to",
     "close_assault_move_and_battle": "May move and close assault",

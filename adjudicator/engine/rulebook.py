@@ -271,6 +271,7 @@ class CombatCardRules:
 class NationRules:
     __pydantic_config__ = FORBID
     nation_codes: tuple[str, ...] = ()  # situation ``nation`` values these rules apply to
+    country: str | None = None  # nation code of its troops when no code switches its rules on (US Marines: us)
     dice_modifiers: tuple[DiceModifier, ...] = ()
     flags: tuple[FlagRule, ...] = ()
     terrain_flags_mandatory: bool = False  # Japanese: terrain flag becomes "must"
