@@ -212,7 +212,7 @@ def test_import_m44_returns_situation_and_unknown_names(client):
     assert response.status_code == 200
     result = response.get_json()
     assert result["situation"]["board"] == "overlord"
-    assert {"row": 5, "col": 31, "what": "unit", "name": "vehus"} in result["unknown"]
+    assert {"row": 5, "col": 31, "what": "unit", "name": "zeppelinus"} in result["unknown"]
     assert result["title"] == "Unknown names (test)"
 
 

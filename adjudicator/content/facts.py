@@ -60,6 +60,8 @@ LABELS: dict[str, str] = {
     "ignores_target_terrain_ranges": "…at ranges",
     "ignores_own_terrain": "Ignores its own hex's battle penalty",
     "battles_after_entering_any_terrain": "May battle after entering any terrain",
+    "battles_in_any_terrain": "May battle in any terrain (even at sea)",
+    "close_assault_max_target_reduction": "Close assault: target terrain removes at most",
     "star_hits": "Stars score hits",
     "stars_hit_it_from": "Stars hit it when fired on by",
     "retreat_per_flag": "Retreat per flag (hexes)",

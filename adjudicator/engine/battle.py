@@ -236,7 +236,7 @@ class _Assessor:
                 else:
                     self.why_not.append(Reason(feature, f"A unit that moved into {fname} this turn may not battle "
                                                         f"(it moved {_plural(moved, 'hex')})"))
-            if self.a_class in rules.cannot_battle_in:
+            if self.a_class in rules.cannot_battle_in and not self.a_rules.battles_in_any_terrain:
                 self.why_not.append(Reason(feature, f"{self.a_name} cannot battle while in {fname}"))
         self.check_left_hex()
 
@@ -378,7 +378,14 @@ class _Assessor:
             self.breakdown.append(Reason(self.attacker.profile, ignoring, 0))
             return 0
         best = max(offers, key=lambda o: o[0])
-        self.breakdown.append(Reason(best[1], best[2], -best[0]))
+        cap = self.a_rules.close_assault_max_target_reduction
+        if self.close and cap is not None and best[0] > cap:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
+            self.breakdown.append(Reason(self.attacker.profile, (
+                f"In close assault {self.a_name} loses at most {_plural(cap)} to its target's terrain"), best[0] - cap))
+            best = (cap, best[1], best[2])
+        else:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
         for amount, feature, text in offers:
             if feature == best[1]:
                 continue

@@ -134,6 +134,9 @@ class HexRules:
     take_ground_after_stop: tuple[UnitClass, ...] = ()
     # lakes (``los_rule: lake_group``): block only where the line meets this many contiguous ones
     los_min_group: int = 1
+    # terrains this tile replaces when a scenario draws it over them (a ford over a river); read by the
+    # .m44 import
+    drawn_over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,8 @@ class UnitRules:
     ignores_target_terrain_ranges: tuple[int, ...] = ()  # empty: at every range
     ignores_own_terrain: Literal["never", "always", "unmoved"] = "never"
     battles_after_entering_any_terrain: bool = False  # French Resistance
+    battles_in_any_terrain: bool = False  # ships: a hex's ``cannot_battle_in`` does not stop it (Destroyer)
+    close_assault_max_target_reduction: int | None = None  # flame throwers: target terrain takes at most this
     star_hits: tuple[StarHit, ...] = ()
     stars_hit_it_from: tuple[UnitClass, ...] = ()  # tank destroyers: non-infantry attackers
     retreat_per_flag: int = 1  # most hexes per flag (the unit chooses 1..n)

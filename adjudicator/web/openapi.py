@@ -381,7 +381,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
                                "unknown": {"type": "array", "items": {"type": "object"}},
                                "skipped": {"type": "array", "items": {"type": "object"}},
-                               "notes": {"type": "array", "items": {"type": "string"}}},
+                               "notes": {"type": "array", "items": {"type": "string"}},
+                               "decorative": {"type": "array", "items": {"type": "object"},
+                                              "description": "pieces with no rules: insignia, battle stars"}},
             },
             "Board": {
                 "type": "object", "required": ["kind", "rows", "hexes"],
