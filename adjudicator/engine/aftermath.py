@@ -20,7 +20,7 @@ from adjudicator.engine.flags import FlagAllowance, flags_ignorable
 from adjudicator.engine.odds import joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
-from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.rulebook import CardRules, Rulebook
 from adjudicator.engine.situation import Situation
 
 RETREAT_RULE = "retreat"
@@ -65,7 +65,12 @@ def battle_aftermath(
 
     advance: AdvanceResult | None = None
     notes: list[Reason] = []
-    if ruling.legal:
+    card_rules = rulebook.rules.get(card) if card else None
+    if ruling.legal and isinstance(card_rules, CardRules) and not card_rules.ordered_unit_advances:
+        why = Reason(str(card), f"{rulebook.names[str(card)]}: the unit that battles with it was not ordered, so "
+                                "it may neither take ground nor overrun")
+        advance = AdvanceResult(ruling.attacker.id, target.id, False, False, (why,), (why,))
+    elif ruling.legal:
         advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id,
                                               overruns_this_turn=int(ruling.overrun_battle))
     else:

@@ -171,6 +171,15 @@ class _Assessor:
                                                   f"({rules.orders}; dice: {dice})"))
         if not rules.ordered_units_battle:
             self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
+        if not rules.ordered_units_move and self.attacker.moved > 0:
+            self.why_not.append(Reason(self.card, f"{name}: the units it orders may not move, and {self.attacker.id} "
+                                                  f"moved {_plural(self.attacker.moved, 'hex')}"))
+        if rules.orders_not_adjacent_to_enemy:
+            enemy = next((u for n in self.situation.board.neighbours(self.attacker.hex)
+                          if (u := self.situation.unit_at(n)) is not None and u.side != self.attacker.side), None)
+            if enemy is not None:
+                self.why_not.append(Reason(self.card, f"{name} orders only units with no adjacent enemy; "
+                                                      f"{self.attacker.id} is next to {enemy.id}"))
         if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
             self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
         ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units

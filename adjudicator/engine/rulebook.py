@@ -258,6 +258,13 @@ class CardRules:
     stars_hit: bool = False
     move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
     ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
+    # orders added with the special battles of issue #14 (Firefight, Ambush, Artillery Bombard, card attacks)
+    ordered_units_move: bool = True  # False: the units it orders may not move (Firefight)
+    orders_not_adjacent_to_enemy: bool = False  # only units with no adjacent enemy may battle (Firefight)
+    ordered_unit_advances: bool = True  # False: the unit battling with it may not take ground/overrun (Ambush)
+    battles_per_unit: int = 1  # Artillery Bombard: each ordered unit may battle twice
+    max_targets: int = 1  # card attacks (``fixed_dice``): most enemy units one card attacks (Air Power 4)
+    targets_contiguous: bool = False  # card attacks: the targets must stand on contiguous hexes
 
 
 @dataclass(frozen=True)
@@ -285,6 +292,17 @@ class NationRules:
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
     requires_rule: str | None = None
     close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
+    # Stiff Upper Lip: a unit of this nation left with ``battle_back_figures`` by a close assault it
+    # did not retreat from may battle the attacker back with this many dice
+    battle_back_dice: int | None = None
+    battle_back_figures: int = 1
+    battle_back_ignores_terrain: bool = False
+    battle_back_not_with_cards: tuple[str, ...] = ()  # Ambush: no battle back
+    # Furia Francese: after a close assault that eliminates or repulses its target, a unit of
+    # ``second_close_assault_units`` may close-assault another adjacent enemy with this many dice
+    second_close_assault_dice: int | None = None
+    second_close_assault_units: tuple[str, ...] = ()
+    second_close_assault_ignores_terrain: bool = False
 
 
 @dataclass(frozen=True)
@@ -304,6 +322,7 @@ class SpecialRuleRules:
     move_limits: tuple[MoveLimit, ...] = ()
     extra_take_ground_move: int = 0  # North African desert
     fixed_dice: dict[str, int] = field(default_factory=dict)
+    fixed_dice_cards: tuple[str, ...] = ()  # the card attacks whose dice ``fixed_dice`` replaces (Air Power)
 
 
 @dataclass(frozen=True)
