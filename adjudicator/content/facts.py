@@ -60,6 +60,7 @@ LABELS: dict[str, str] = {
     "ignores_target_terrain": "Ignores the target's terrain protection",
     "ignores_target_terrain_ranges": "…at ranges",
     "ignores_own_terrain": "Ignores its own hex's battle penalty",
+    "ignores_own_terrain_in": "…only when in",
     "battles_after_entering_any_terrain": "May battle after entering any terrain",
     "battles_in_any_terrain": "May battle in any terrain (even at sea)",
     "close_assault_max_target_reduction": "Close assault: target terrain removes at most",

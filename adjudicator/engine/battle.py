@@ -478,6 +478,9 @@ class _Assessor:
         if not penalties:
             return 0
         mode = self.a_rules.ignores_own_terrain
+        where = self.a_rules.ignores_own_terrain_in
+        if where and not any(is_a(self.rulebook, f, w) for _, f in penalties for w in where):
+            mode = "never"  # Tank Destroyer: only inside a town or village, not out of a ford or balka
         if mode == "always" or (mode == "unmoved" and self.attacker.moved == 0):
             why = "did not move, so it " if mode == "unmoved" else ""
             self.breakdown.append(Reason(self.attacker.profile, f"{self.a_name} {why}ignores the battle restrictions "

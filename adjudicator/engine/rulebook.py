@@ -171,6 +171,7 @@ class UnitRules:
     ignores_target_terrain: Literal["never", "always", "unmoved", "close_assault"] = "never"
     ignores_target_terrain_ranges: tuple[int, ...] = ()  # empty: at every range
     ignores_own_terrain: Literal["never", "always", "unmoved"] = "never"
+    ignores_own_terrain_in: tuple[str, ...] = ()  # only on these terrains (and variants); empty: on any
     battles_after_entering_any_terrain: bool = False  # French Resistance
     battles_in_any_terrain: bool = False  # ships: a hex's ``cannot_battle_in`` does not stop it (Destroyer)
     close_assault_max_target_reduction: int | None = None  # flame throwers: target terrain takes at most this
