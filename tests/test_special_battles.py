@@ -57,10 +57,13 @@ def test_no_battle_back_outside_its_conditions(client, attacker_row, attacker_co
     assert follow_ups(answer, "battle_back") == []
 
 
-def test_british_unit_with_one_figure_left_has_nothing_to_be_reduced_to(client):
+def test_british_unit_already_at_one_figure_may_battle_back_if_untouched(client):
+    """Game help summary: the unit is "down to a single figure" - it need not lose one in this assault."""
     answer = battle(client, [unit("A", "axis", 5, 11), unit("B", "allies", 4, 12, nation="british", figures=1)],
                     attacker="A", target="B")
-    assert follow_ups(answer, "battle_back") == []
+    [back] = follow_ups(answer, "battle_back")
+    # 3 dice, none hitting (1/2 each) and none a flag (1/6 of all faces): (2/6)^3 = 1/27
+    assert back["chance_exact"] == "1/27"
 
 
 # -- Furia Francese -----------------------------------------------------------------------------
