@@ -97,7 +97,7 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
         return []
     out: list[FollowUp] = []
     for nation_id, rules in _nations(rulebook, target):
-        if rules.battle_back_dice is None or target.figures <= rules.battle_back_figures:
+        if rules.battle_back_dice is None or target.figures < rules.battle_back_figures:
             continue
         name = rulebook.names[nation_id]
         if ruling.card in rules.battle_back_not_with_cards:
@@ -116,8 +116,8 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
         terrain = ", ignoring terrain" if rules.battle_back_ignores_terrain else ""
         out.append(FollowUp("battle_back", target.id, (attacker.id,), rules.battle_back_dice,
                             rules.battle_back_ignores_terrain, Reason(nation_id, (
-                                f"{name}: if this close assault leaves {target.id} with "
-                                f"{rules.battle_back_figures} figure(s) and it does not retreat, it may battle "
+                                f"{name}: if {target.id} comes out of this close assault down to "
+                                f"{rules.battle_back_figures} figure(s) without retreating, it may battle "
                                 f"{attacker.id} back with {_dice(rules.battle_back_dice)}{terrain}")),
                             symbols, (odds,), chance))
     return out

@@ -293,8 +293,8 @@ class NationRules:
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
     requires_rule: str | None = None
     close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
-    # Stiff Upper Lip: a unit of this nation left with ``battle_back_figures`` by a close assault it
-    # did not retreat from may battle the attacker back with this many dice
+    # Stiff Upper Lip: a unit of this nation down to ``battle_back_figures`` after a close assault it
+    # did not retreat from (whether or not that assault took figures) may battle the attacker back with this many dice
     battle_back_dice: int | None = None
     battle_back_figures: int = 1
     battle_back_ignores_terrain: bool = False

@@ -91,9 +91,11 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object", "required": ["row", "col"],
                     "properties": {
                         **_hex_request()["properties"],
-                        "terrain": _enum(_ids(rulebook, "terrain"), "terrain id (or name, alias)", nullable=True),
+                        "terrain": _enum(_ids(rulebook, "terrain") + hex_features,
+                                         "terrain id (or name, alias); an obstacle given here is the hex's obstacle",
+                                         nullable=True),
                         "obstacle": _enum(hex_features, "obstacle or hex marker id", nullable=True),
-                        "obstacles": {"type": "array", "maxItems": MAX_OBSTACLES, "uniqueItems": True,
+                        "obstacles": {"type": "array", "maxItems": MAX_OBSTACLES, "uniqueItems": True, **NULLABLE,
                                       "items": _enum(hex_features, "obstacle or hex marker id"),
                                       "description": "several obstacles stacked on the hex (wire on a bridge)"},
                         "owner": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
