@@ -187,3 +187,17 @@ def test_firefight_refuses_a_unit_that_moved(client):
     still = battle(client, [unit("A", "allies", 6, 10), unit("B", "axis", 4, 12)], attacker="A", target="B",
                    card="firefight")
     assert still["legal"] is True and still["dice"] == 2 + 1
+
+
+@pytest.mark.parametrize(("path", "shown"), [
+    ("/rules/nation/british_commonwealth", "Battle back dice"),
+    ("/rules/nation/french_army", "Second close assault dice"),
+    ("/rules/command_card/firefight", "Only units not adjacent to an enemy"),
+    ("/rules/command_card/ambush", "Unit may take ground / overrun"),
+    ("/rules/command_card/artillery_bombard", "Battles per ordered unit"),
+    ("/rules/command_card/air_power", "Most target units"),
+    ("/rules/special_rule/winter_weather", "Replaces the dice of"),
+])
+def test_rule_pages_show_the_fields_the_engine_reads(client, path, shown):
+    page = client.get(path)
+    assert page.status_code == 200 and shown in page.get_data(as_text=True)
