@@ -201,3 +201,20 @@ def test_firefight_refuses_a_unit_that_moved(client):
 def test_rule_pages_show_the_fields_the_engine_reads(client, path, shown):
     page = client.get(path)
     assert page.status_code == 200 and shown in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("card", ["close_assault", "ambush"])
+def test_close_assault_cards_rule_only_close_assaults(client, card):
+    ranged = battle(client, [unit("A", "allies", 6, 10), unit("B", "axis", 4, 12)], attacker="A", target="B", card=card)
+    assert ranged["legal"] is False and card in {r["rule"] for r in ranged["why_not"]}
+    close = battle(client, [unit("A", "allies", 5, 11), unit("B", "axis", 4, 12)], attacker="A", target="B", card=card)
+    assert close["legal"] is True
+
+
+def test_close_assault_card_refuses_a_unit_that_moved_but_not_its_overrun(client):
+    moved = battle(client, [unit("A", "allies", 5, 11, "armor", moved=1), unit("B", "axis", 4, 12)],
+                   attacker="A", target="B", card="close_assault")
+    assert moved["legal"] is False
+    overrun = battle(client, [unit("A", "allies", 5, 11, "armor", moved=1), unit("B", "axis", 3, 13)],
+                     attacker="A", target="B", card="close_assault", overrun_battle=True)
+    assert overrun["legal"] is True, overrun["why_not"]

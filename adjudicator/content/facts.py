@@ -100,6 +100,7 @@ LABELS: dict[str, str] = {
     "nation_codes": "Applies to",
     "country": "Nation code of its troops",
     "ordered_units_move": "Ordered units may move",
+    "close_assault_only": "Close assaults only",
     "orders_not_adjacent_to_enemy": "Only units not adjacent to an enemy",
     "ordered_unit_advances": "Unit may take ground / overrun",
     "battles_per_unit": "Battles per ordered unit",

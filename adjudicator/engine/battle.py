@@ -131,6 +131,7 @@ class _Assessor:
         self.why_not: list[Reason] = []
         self.breakdown: list[Reason] = []
         self.notes: list[Reason] = []
+        self.overrun_battle = False
 
     def name(self, entry_id: str) -> str:
         return self.rulebook.names.get(entry_id, entry_id)
@@ -171,7 +172,10 @@ class _Assessor:
                                                   f"({rules.orders}; dice: {dice})"))
         if not rules.ordered_units_battle:
             self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
-        if not rules.ordered_units_move and self.attacker.moved > 0:
+        if rules.close_assault_only and not self.close and not self.overrun_battle:
+            self.why_not.append(Reason(self.card, f"{name} is played for close assaults only; the target is "
+                                                  f"{_plural(self.distance, 'hex')} away"))
+        if not rules.ordered_units_move and self.attacker.moved > 0 and not self.overrun_battle:
             self.why_not.append(Reason(self.card, f"{name}: the units it orders may not move, and {self.attacker.id} "
                                                   f"moved {_plural(self.attacker.moved, 'hex')}"))
         if rules.orders_not_adjacent_to_enemy:
@@ -590,6 +594,7 @@ def assess_battle(
     card_id = resolve_entry(rulebook, card, "card", "command_card")
     combat_id = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     a = _Assessor(situation, rulebook, attacker, target, card_id, combat_id)
+    a.overrun_battle = overrun_battle  # an overrun follows taking ground: the card's no-move rule is met
     a.check_units()
     a.check_card()
     base = a.base_dice() if a.a_rules.battles else None

@@ -260,7 +260,8 @@ class CardRules:
     move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
     ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
     # orders added with the special battles of issue #14 (Firefight, Ambush, Artillery Bombard, card attacks)
-    ordered_units_move: bool = True  # False: the units it orders may not move (Firefight)
+    ordered_units_move: bool = True  # False: the units it orders may not move (Firefight, Close Assault)
+    close_assault_only: bool = False  # its battles are close assaults only (Close Assault, Ambush)
     orders_not_adjacent_to_enemy: bool = False  # only units with no adjacent enemy may battle (Firefight)
     ordered_unit_advances: bool = True  # False: the unit battling with it may not take ground/overrun (Ambush)
     battles_per_unit: int = 1  # Artillery Bombard: each ordered unit may battle twice
