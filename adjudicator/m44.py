@@ -284,7 +284,7 @@ class _Importer:
         profile = self.rulebook.unit(resolve_profile(self.rulebook, unit_type, tuple(badges), nation))
         unit["figures"] = profile.figures_by_nation.get(nation or "", profile.figures)
         count = data.get("nbr_units")
-        if isinstance(count, str) and count.strip().isdigit():
+        if isinstance(count, str) and count.strip().isdecimal():
             count = int(count)
         if isinstance(count, int) and not isinstance(count, bool):
             if 1 <= count <= MAX_FIGURES:
@@ -323,7 +323,7 @@ class _Importer:
             return []
         text = str(badge).strip()[:MAX_NAME]
         digits = text.lower().removeprefix("badge")
-        if not digits.isdigit():
+        if not digits.isdecimal():
             self.unknown.append(Unmapped(h.row, h.col, "badge", text))
             return []
         number = int(digits)
@@ -437,7 +437,7 @@ def owner_matters(rules: HexRules) -> bool:
 
 
 def _int_field(value: Any, where: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise M44Error(where, "must be a whole number")

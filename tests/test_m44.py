@@ -317,3 +317,14 @@ def test_decorative_pieces_are_listed_apart_from_unknown_names(rulebook):
     assert {(d.what, d.name) for d in beach.decorative} == {("rect_terrain", "barge"), ("badge", "badge2")}
     assert beach.unknown == ()
     assert result.as_dict()["decorative"][0]["reason"]
+
+
+@pytest.mark.parametrize("digits", ["²", "³5"])
+def test_superscript_digits_are_not_numbers(rulebook, digits):
+    """``"²".isdigit()`` is true but ``int("²")`` fails: such a row is a named 400, never a crash."""
+    with pytest.raises(M44Error) as info:
+        import_m44(scenario({"row": digits, "col": 4}), rulebook)
+    assert info.value.field == "board.hexagons[0].row"
+    unit = {"name": "infus", "nbr_units": digits, "badge": f"badge{digits}"}
+    result = import_m44(scenario({"row": 4, "col": 4, "unit": unit}), rulebook)
+    assert unit_at(result.situation, 4, 4)["figures"] == 4

@@ -218,3 +218,13 @@ def test_close_assault_card_refuses_a_unit_that_moved_but_not_its_overrun(client
     overrun = battle(client, [unit("A", "allies", 5, 11, "armor", moved=1), unit("B", "axis", 3, 13)],
                      attacker="A", target="B", card="close_assault", overrun_battle=True)
     assert overrun["legal"] is True, overrun["why_not"]
+
+
+def test_resolving_an_ambush_that_repulses_the_attacker_takes_no_ground(client):
+    """The same Ambush rule in ``/resolve``: an eliminated or retreating target leaves the ambusher in place."""
+    body = {"units": [unit("A", "allies", 5, 11, "armor"), unit("B", "axis", 4, 12, figures=1)],
+            "attacker": "A", "target": "B", "rolled": {"grenade": 1, "star": 2}}
+    ordered = client.post("/api/v1/resolve", json=body).get_json()
+    ambush = client.post("/api/v1/resolve", json={**body, "card": "ambush"}).get_json()
+    assert ordered["eliminated"] is True and ordered["take_ground"] is True
+    assert ambush["eliminated"] is True and ambush["take_ground"] is False and ambush["overrun"] is False
