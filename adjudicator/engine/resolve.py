@@ -306,7 +306,7 @@ def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> lis
 
 
 def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -> dict[str, Any]:
-    """The ``/api/v1/resolve`` answer (shared/spec/api.md): the battle ruling's identity fields,
+    """The ``/api/v1/resolve`` answer (adjudicator/API.md): the battle ruling's identity fields,
     then the roll applied. Pure and deterministic (also run in the browser)."""
     ruling = ruling_json(situation, rulebook, res.ruling)
     out: dict[str, Any] = {k: ruling[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle",
