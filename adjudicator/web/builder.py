@@ -95,8 +95,12 @@ def _abbreviation(name: str) -> str:
 
 
 def _short(name: str) -> str:
-    """A hex label: the name up to its first separator, at most 8 letters."""
-    return re.split(r"\s*[&/(,]\s*|\s+", name.strip())[0][:8]
+    """A hex label: the name up to its first separator, at most 8 letters. A leading "Winter" is
+    dropped (the winter look already says it), so a winter forest reads "Forest", not "Winter"."""
+    words = re.split(r"\s*[&/(,]\s*|\s+", name.strip())
+    if len(words) > 1 and words[0].lower() == "winter":
+        words = words[1:]
+    return words[0][:8]
 
 
 def hex_style(entry_id: str, rules: HexRules) -> str:
@@ -229,6 +233,9 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state["select"] = req.get("supplier")
     elif endpoint == "fire-map":
         state["select"] = req.get("unit")
+    elif endpoint == "move":
+        state["select"] = req.get("unit")
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 
