@@ -480,3 +480,8 @@ def test_path_replaces_moved_and_moved_from(client: FlaskClient) -> None:
     stale = unit(row=5, col=11, moved=0, moved_from={"row": 7, "col": 11}, path=[A, {"row": 5, "col": 11}])
     answer = battle(client, [stale, unit("T", row=4, col=12, side="axis")])
     assert answer["legal"] and answer["attacker"]["moved"] == 1
+
+
+def test_a_malformed_moved_from_is_refused_even_with_a_path(client: FlaskClient) -> None:
+    bad = unit(row=5, col=11, moved_from={}, path=[A, {"row": 5, "col": 11}])
+    assert move(client, [bad], status=400)["error"]["field"].startswith("units[0].moved_from")

@@ -328,9 +328,9 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
     moved_from = None
     path = _parse_path(item.get("path"), f"{where}.path", board, h)
-    if item.get("moved_from") is not None and not path:
+    if item.get("moved_from") is not None:
         moved_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
-        if distance(moved_from, h) > moved:
+        if distance(moved_from, h) > moved and not path:
             raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
                                                           f"but it moved {moved} this turn")
     if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
