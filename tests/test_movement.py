@@ -476,7 +476,7 @@ def test_unit_in_a_boat_moves_onto_a_river_and_must_stop(client: FlaskClient) ->
 
 
 def test_path_replaces_moved_and_moved_from(client: FlaskClient) -> None:
-    """``moved`` is derived from the path (shared/spec/api.md): stale ``moved``/``moved_from`` do not count."""
+    """``moved`` is derived from the path (adjudicator/API.md): stale ``moved``/``moved_from`` do not count."""
     stale = unit(row=5, col=11, moved=0, moved_from={"row": 7, "col": 11}, path=[A, {"row": 5, "col": 11}])
     answer = battle(client, [stale, unit("T", row=4, col=12, side="axis")])
     assert answer["legal"] and answer["attacker"]["moved"] == 1

@@ -132,6 +132,7 @@ class _Assessor:
         self.why_not: list[Reason] = []
         self.breakdown: list[Reason] = []
         self.notes: list[Reason] = []
+        self.overrun_battle = False
 
     def name(self, entry_id: str) -> str:
         return self.rulebook.names.get(entry_id, entry_id)
@@ -172,6 +173,18 @@ class _Assessor:
                                                   f"({rules.orders}; dice: {dice})"))
         if not rules.ordered_units_battle:
             self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
+        if rules.close_assault_only and not self.close and not self.overrun_battle:
+            self.why_not.append(Reason(self.card, f"{name} is played for close assaults only; the target is "
+                                                  f"{_plural(self.distance, 'hex')} away"))
+        if not rules.ordered_units_move and self.attacker.moved > 0 and not self.overrun_battle:
+            self.why_not.append(Reason(self.card, f"{name}: the units it orders may not move, and {self.attacker.id} "
+                                                  f"moved {_plural(self.attacker.moved, 'hex')}"))
+        if rules.orders_not_adjacent_to_enemy:
+            enemy = next((u for n in self.situation.board.neighbours(self.attacker.hex)
+                          if (u := self.situation.unit_at(n)) is not None and u.side != self.attacker.side), None)
+            if enemy is not None:
+                self.why_not.append(Reason(self.card, f"{name} orders only units with no adjacent enemy; "
+                                                      f"{self.attacker.id} is next to {enemy.id}"))
         if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
             self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
         ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units
@@ -264,7 +277,7 @@ class _Assessor:
                 else:
                     self.why_not.append(Reason(feature, f"A unit that moved into {fname} this turn may not battle "
                                                         f"(it moved {_plural(moved, 'hex')})"))
-            if self.a_class in rules.cannot_battle_in:
+            if self.a_class in rules.cannot_battle_in and not self.a_rules.battles_in_any_terrain:
                 self.why_not.append(Reason(feature, f"{self.a_name} cannot battle while in {fname}"))
         self.check_left_hex()
 
@@ -406,7 +419,14 @@ class _Assessor:
             self.breakdown.append(Reason(self.attacker.profile, ignoring, 0))
             return 0
         best = max(offers, key=lambda o: o[0])
-        self.breakdown.append(Reason(best[1], best[2], -best[0]))
+        cap = self.a_rules.close_assault_max_target_reduction
+        if self.close and cap is not None and best[0] > cap:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
+            self.breakdown.append(Reason(self.attacker.profile, (
+                f"In close assault {self.a_name} loses at most {_plural(cap)} to its target's terrain"), best[0] - cap))
+            best = (cap, best[1], best[2])
+        else:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
         for amount, feature, text in offers:
             if feature == best[1]:
                 continue
@@ -490,6 +510,9 @@ class _Assessor:
         if not penalties:
             return 0
         mode = self.a_rules.ignores_own_terrain
+        where = self.a_rules.ignores_own_terrain_in
+        if where and not any(is_a(self.rulebook, f, w) for _, f in penalties for w in where):
+            mode = "never"  # Tank Destroyer: only inside a town or village, not out of a ford or balka
         if mode == "always" or (mode == "unmoved" and self.attacker.moved == 0):
             why = "did not move, so it " if mode == "unmoved" else ""
             self.breakdown.append(Reason(self.attacker.profile, f"{self.a_name} {why}ignores the battle restrictions "
@@ -599,6 +622,7 @@ def assess_battle(
     card_id = resolve_entry(rulebook, card, "card", "command_card")
     combat_id = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     a = _Assessor(situation, rulebook, attacker, target, card_id, combat_id)
+    a.overrun_battle = overrun_battle  # an overrun follows taking ground: the card's no-move rule is met
     a.check_units()
     a.check_card()
     base = a.base_dice() if a.a_rules.battles else None
@@ -639,7 +663,7 @@ def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:
 
 
 def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> dict[str, Any]:
-    """The battle-ruling fields of the ``/api/v1/battle`` answer (shared/spec/api.md)."""
+    """The battle-ruling fields of the ``/api/v1/battle`` answer (adjudicator/API.md)."""
     board = situation.board
     los = los_json(board, ruling.los)
     return {

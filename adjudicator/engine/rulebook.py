@@ -138,6 +138,9 @@ class HexRules:
     cleared_instead_of_battle: tuple[UnitClass, ...] = ()  # wire: infantry may remove it in place of battling
     cleared_and_battle: tuple[UnitClass, ...] = ()  # wire: armor removes it and may still battle
     revealed_on_entry: bool = False  # minefields: an enemy unit entering reveals it and rolls its strength
+    # terrains this tile replaces when a scenario draws it over them (a ford over a river); read by the
+    # .m44 import
+    drawn_over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,10 @@ class UnitRules:
     ignores_target_terrain: Literal["never", "always", "unmoved", "close_assault"] = "never"
     ignores_target_terrain_ranges: tuple[int, ...] = ()  # empty: at every range
     ignores_own_terrain: Literal["never", "always", "unmoved"] = "never"
+    ignores_own_terrain_in: tuple[str, ...] = ()  # only on these terrains (and variants); empty: on any
     battles_after_entering_any_terrain: bool = False  # French Resistance
+    battles_in_any_terrain: bool = False  # ships: a hex's ``cannot_battle_in`` does not stop it (Destroyer)
+    close_assault_max_target_reduction: int | None = None  # flame throwers: target terrain takes at most this
     star_hits: tuple[StarHit, ...] = ()
     stars_hit_it_from: tuple[UnitClass, ...] = ()  # tank destroyers: non-infantry attackers
     retreat_per_flag: int = 1  # most hexes per flag (the unit chooses 1..n)
@@ -267,9 +273,16 @@ class CardRules:
     ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
     # movement (added with the movement engine)
     max_move: int | None = None  # units it orders may move this far (Infantry Assault: 3 without battling)
-    ordered_units_move: bool = True  # False: the units it orders battle where they stand (Close Assault)
+    ordered_units_move: bool = True  # False: the units it orders battle where they stand (Close Assault, Firefight)
     ignores_terrain_movement: bool = False  # terrain movement restrictions do not apply (Behind Enemy Lines)
     move_after_battle: int | None = None  # hexes the unit may move again after battling (Behind Enemy Lines)
+    # orders added with the special battles of issue #14 (Firefight, Ambush, Artillery Bombard, card attacks)
+    close_assault_only: bool = False  # its battles are close assaults only (Close Assault, Ambush)
+    orders_not_adjacent_to_enemy: bool = False  # only units with no adjacent enemy may battle (Firefight)
+    ordered_unit_advances: bool = True  # False: the unit battling with it may not take ground/overrun (Ambush)
+    battles_per_unit: int = 1  # Artillery Bombard: each ordered unit may battle twice
+    max_targets: int = 1  # card attacks (``fixed_dice``): most enemy units one card attacks (Air Power 4)
+    targets_contiguous: bool = False  # card attacks: the targets must stand on contiguous hexes
 
 
 @dataclass(frozen=True)
@@ -288,6 +301,7 @@ class CombatCardRules:
 class NationRules:
     __pydantic_config__ = FORBID
     nation_codes: tuple[str, ...] = ()  # situation ``nation`` values these rules apply to
+    country: str | None = None  # nation code of its troops when no code switches its rules on (US Marines: us)
     dice_modifiers: tuple[DiceModifier, ...] = ()
     flags: tuple[FlagRule, ...] = ()
     terrain_flags_mandatory: bool = False  # Japanese: terrain flag becomes "must"
@@ -296,6 +310,17 @@ class NationRules:
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
     requires_rule: str | None = None
     close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
+    # Stiff Upper Lip: a unit of this nation down to ``battle_back_figures`` after a close assault it
+    # did not retreat from (whether or not that assault took figures) may battle the attacker back with this many dice
+    battle_back_dice: int | None = None
+    battle_back_figures: int = 1
+    battle_back_ignores_terrain: bool = False
+    battle_back_not_with_cards: tuple[str, ...] = ()  # Ambush: no battle back
+    # Furia Francese: after a close assault that eliminates or repulses its target, a unit of
+    # ``second_close_assault_units`` may close-assault another adjacent enemy with this many dice
+    second_close_assault_dice: int | None = None
+    second_close_assault_units: tuple[str, ...] = ()
+    second_close_assault_ignores_terrain: bool = False
 
 
 @dataclass(frozen=True)
@@ -316,6 +341,7 @@ class SpecialRuleRules:
     move_limits: tuple[MoveLimit, ...] = ()
     extra_take_ground_move: int = 0  # North African desert
     fixed_dice: dict[str, int] = field(default_factory=dict)
+    fixed_dice_cards: tuple[str, ...] = ()  # the card attacks whose dice ``fixed_dice`` replaces (Air Power)
 
 
 @dataclass(frozen=True)
@@ -346,8 +372,6 @@ class CoreRules:
 DISPLAY_ONLY: dict[str, str] = {
     # "Class.field": why no ruling reads it. Every other structured field is read by the engine
     # (tests/test_dead_fields.py fails on a field that is neither read nor listed here).
-    "UnitRules.figures_range": "the builder offers the figure counts a scenario may give; rulings use the "
-                               "unit's actual figures",
     "DeckCount.deck": "deck make-up is shown on the card page; no ruling depends on how many cards a deck holds",
     "DeckCount.section": "deck make-up is shown on the card page; no ruling depends on it",
     "CardRules.card_type": "section or tactic is shown on the page and in the builder's card list; rulings read "
