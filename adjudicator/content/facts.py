@@ -144,6 +144,18 @@ LABELS: dict[str, str] = {
     "close_assault_unit_classes": "Close assault move applies to",
     "ordered_units_battle": "Units it orders may battle",
     "los_min_group": "Blocks line of sight only in contiguous groups of at least",
+    "cleared_instead_of_battle": "May remove it instead of battling",
+    "cleared_and_battle": "Removes it on entering and may still battle",
+    "revealed_on_entry": "Revealed and rolled when an enemy enters",
+    "moves_only_on": "Moves only on",
+    "must_stop_on": "Must stop on entering",
+    "no_stop_on": "Need not stop on",
+    "must_clear_instead_of_battle": "Must clear instead of battling",
+    "clears_instead_of_battle": "May clear instead of battling",
+    "clears_and_battles": "May clear and still battle",
+    "ignores_terrain_movement": "Terrain movement restrictions do not apply",
+    "move_after_battle": "Move again after battling (hexes)",
+    "road_max_move": "Most hexes when the whole move is on road",
 }
 
 CONDITIONS = {
@@ -266,11 +278,14 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
             + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
             + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
             + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
+            + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
             for m in value
         ))
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
-    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names"} and isinstance(
+    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
+               "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
+               "clears_and_battles"} and isinstance(
             value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
     if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):

@@ -19,6 +19,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, distance
 from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbols, special_rules_in_effect
 from adjudicator.engine.los import LOS_RULE, LineOfSight, hex_json, line_of_sight, los_json, plateau_group
+from adjudicator.engine.movement import check_path
 from adjudicator.engine.odds import Odds, battle_odds, odds_json
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import (
@@ -193,7 +194,13 @@ class _Assessor:
                                                 f"order {self.a_name}"))
 
     def check_movement(self) -> None:
-        """Moving farther than the unit may and still battle (unit, special rules, nation)."""
+        """Moving farther than the unit may and still battle (unit, card, special rules, nation).
+
+        With the attacker's ``path`` the move is counted as the movement engine counts it (core
+        ``movement``): climb costs (``steep_hill``, ``sea_bluff``), the road bonus and Winter
+        Weather's whole-move-on-road third hex; the path itself must be one the unit could move."""
+        moved = self.attacker.moved
+        path = check_path(self.situation, self.rulebook, self.attacker, self.card)
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
         card = self.rulebook.rules.get(self.card) if self.card else None
         if (isinstance(card, CardRules) and card.move_and_battle is not None and card.move_and_battle > limit
@@ -207,6 +214,14 @@ class _Assessor:
                         and (not move_limit.sides or self.attacker.side in move_limit.sides)
                         and move_limit.move_and_battle < limit):
                     limit, source = move_limit.move_and_battle, rule_id
+        if path is not None:
+            moved = path.hexes_moved
+            for why in path.costs:
+                self.breakdown.append(Reason(why.rule, f"{why.text} (its path): it moved {_plural(moved, 'hex')}", 0))
+            if path.battle_limit > limit:
+                limit, source = path.battle_limit, path.battle_rule
+                self.breakdown.append(Reason(path.road_rule or source, (
+                    f"Its whole move was on road: it may move {_plural(limit, 'hex')} and still battle"), 0))
         if self.close:
             for nation_id, nation in self.nations():
                 value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
@@ -215,11 +230,24 @@ class _Assessor:
                     who = "/".join(classes) if classes else "its units"
                     self.notes.append(Reason(nation_id, f"{self.name(nation_id)}: {who} may move {value} hexes "
                                                         "and still close-assault"))
-        if self.attacker.moved > limit:
+        if moved > limit:
             how = ("may not move and battle in the same turn" if limit == 0
                    else f"may move at most {_plural(limit, 'hex')} and still battle")
             self.why_not.append(Reason(source, f"{self.a_name} {how} ({self.name(source)}); "
-                                               f"it moved {_plural(self.attacker.moved, 'hex')}"))
+                                               f"it moved {_plural(moved, 'hex')}"))
+        self.check_must_clear()
+
+    def check_must_clear(self) -> None:
+        """A unit that moved onto a hex it must clear does that instead of battling (Combat
+        Engineers on a minefield: ``must_clear_instead_of_battle``, Winter Wars rulebook)."""
+        if self.attacker.moved == 0:
+            return
+        for feature in self.a_state.features():
+            if feature in self.a_rules.must_clear_instead_of_battle or \
+                    self.rulebook.bases.get(feature) in self.a_rules.must_clear_instead_of_battle:
+                self.why_not.append(Reason(self.attacker.profile, (
+                    f"{self.a_name} moved onto {self.name(feature)} this turn: it must clear it instead of battling "
+                    "(if it cannot, it goes off)")))
 
     def card_orders(self, card: CardRules) -> bool:
         """Whether the command card may order the attacker (its unit lists, then its classes)."""
@@ -635,7 +663,7 @@ def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:
 
 
 def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> dict[str, Any]:
-    """The battle-ruling fields of the ``/api/v1/battle`` answer (shared/spec/api.md)."""
+    """The battle-ruling fields of the ``/api/v1/battle`` answer (adjudicator/API.md)."""
     board = situation.board
     los = los_json(board, ruling.los)
     return {

@@ -1,4 +1,4 @@
-"""The situation document (``shared/spec/api.md``) parsed into frozen, validated objects.
+"""The situation document (``adjudicator/API.md``) parsed into frozen, validated objects.
 
 Parsing is strict: every problem raises ``IllegalSituation`` naming the field (``units[1].row``),
 so the API can answer 400 with a message the user can act on, and the engine itself only ever
@@ -6,6 +6,7 @@ sees boards that could exist on a table."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ class HexState:
     terrain: str | None = None
     obstacle: str | None = None
     owner: str | None = None  # original owner side of a bunker or sea wall, when given
+    impassable: bool = False  # the scenario declares the hex impassable (editor IMPASSABLE behaviour)
     more_obstacles: tuple[str, ...] = ()  # further obstacles stacked on the hex (wire on a bridge)
 
     def features(self) -> tuple[str, ...]:
@@ -64,6 +66,7 @@ class Unit:
     nation: str | None = None
     moved: int = 0
     moved_from: Hex | None = None  # where it started this turn's move, when the user says
+    path: tuple[Hex, ...] = ()  # the hexes it moved through this turn, start first (empty: not given)
 
     @property
     def weakened(self) -> bool:
@@ -289,7 +292,13 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
         owner = item["owner"]
         if not isinstance(owner, str) or owner not in SIDES:
             raise IllegalSituation(f"{where}.owner", f"must be 'allies' or 'axis', got {owner!r}")
-    return HexState(terrain, obstacles[0] if obstacles else None, owner, tuple(obstacles[1:]))
+    impassable = item.get("impassable", False)
+    if impassable is None:
+        impassable = False
+    if not isinstance(impassable, bool):
+        raise IllegalSituation(f"{where}.impassable", f"must be true or false, got {type(impassable).__name__}")
+    return HexState(terrain, obstacles[0] if obstacles else None, owner, impassable=impassable,
+                    more_obstacles=tuple(obstacles[1:]))
 
 
 def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
@@ -318,6 +327,13 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
     if code not in NATIONS:
         raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
     return code
+
+
+UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
+               "moved_from", "path")
+"""Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
+HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
+"""Every field of a hex the API defines (add a new one here, or saves will drop it)."""
 
 
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
@@ -373,9 +389,35 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
         raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
     moved_from = None
-    if item.get("moved_from") is not None:
-        moved_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
-        if distance(moved_from, h) > moved:
+    path = _parse_path(item.get("path"), f"{where}.path", board, h)
+    if item.get("moved_from") is not None:  # checked even when a path supersedes it: bad input is a 400
+        given_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
+        moved_from = None if path else given_from
+        if moved_from is not None and distance(moved_from, h) > moved:
             raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
                                                           f"but it moved {moved} this turn")
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from)
+    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
+        moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
+                path=path)
+
+
+def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
+    """A unit's ``path`` (adjudicator/API.md): start hex first, each step adjacent to the last, no hex
+    twice, ending on the unit's hex. Whether the unit could legally have moved so is the movement
+    engine's question (``engine.movement.check_path``), asked by the endpoints that use the path."""
+    if value is None:
+        return ()
+    items = _list(value, where, MAX_MOVED + 1)
+    if not items:
+        raise IllegalSituation(where, "must list at least the unit's own hex")
+    path = tuple(parse_hex(v, f"{where}[{i}]", board) for i, v in enumerate(items))
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
+        if distance(a, b) != 1:
+            raise IllegalSituation(where, f"step {i + 1} goes from ({a.row}, {a.col}) to ({b.row}, {b.col}), "
+                                          "which are not adjacent")
+    if len(set(path)) != len(path):
+        raise IllegalSituation(where, "passes through the same hex twice")
+    if path[-1] != here:
+        raise IllegalSituation(where, f"must end on the unit's hex ({here.row}, {here.col})")
+    return path
