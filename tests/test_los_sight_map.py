@@ -57,9 +57,7 @@ def assert_agrees_with_line_of_sight(rulebook: Rulebook, situation: Situation) -
     ("standard", "hill_groups", 2),
     ("standard", "lakes", 3),
     ("standard", "everything", 4),
-    ("overlord", "forest_hill_town", 5),
     ("overlord", "lakes", 6),
-    ("breakthrough", "hill_groups", 7),
     ("breakthrough", "everything", 8),
 ])
 def test_sight_map_agrees_with_line_of_sight_on_every_ordered_pair(

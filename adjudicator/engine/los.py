@@ -239,6 +239,8 @@ def sight_map(situation: Situation, rulebook: Rulebook,
                 raise IllegalSituation(f"origins[{i}]", f"{h!r} is not a hex of the {situation.board.kind} board")
     sweep = _Sweep(situation, rulebook, sight)
     full, index, hexset = sight.full, sight.index, sight.hexset
+    if origins is None:  # by number: hashing a Hex costs more than the sweep's bit operations
+        return {h: hexset(full & ~sweep.blocked(i, h)) for i, h in enumerate(sight.hexes)}
     return {h: hexset(full & ~sweep.blocked(index[h], h)) for h in chosen}
 
 
@@ -287,21 +289,26 @@ class _Sweep:
         self.always = always
         self.lake_sizes = lake_sizes
         # Per plateau group with obstructing hexes: those hexes, and each member's component.
-        self.groups: list[tuple[int, dict[Hex, int]]] = []
+        self.groups: list[tuple[int, dict[int, int]]] = []
         for group, obstructing in plateaus.items():
             members = {h for h, state in situation.hexes.items()
                        if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
-            component_of: dict[Hex, int] = {}
+            component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
             for h in members:
-                if h not in component_of:
+                if index.get(h) is not None and index[h] not in component_of:
                     component = _component(h, members)
                     bits = sight.mask(component)
-                    component_of.update(dict.fromkeys(component, bits))
+                    component_of.update(dict.fromkeys((index[x] for x in component if x in index), bits))
             self.groups.append((obstructing, component_of))
         self._lists: dict[int, list[int]] = {}
+        self.on_plateau = {i for _, component_of in self.groups for i in component_of}
+        self.off_plateau = [(sight.full, reduce(or_, (obstructing for obstructing, _ in self.groups), always))]
+        """The one class of an origin on no plateau group: every plateau hex obstructs."""
 
-    def classes(self, origin: Hex) -> list[tuple[int, int]]:
-        """(targets, obstructions) for the targets of ``origin`` that share one obstruction set."""
+    def classes(self, origin: int) -> list[tuple[int, int]]:
+        """(targets, obstructions) for the targets of hex ``origin`` sharing one obstruction set."""
+        if origin not in self.on_plateau:
+            return self.off_plateau
         full = self.sight.full
         mine = [(obstructing, component_of[origin]) for obstructing, component_of in self.groups
                 if origin in component_of]
@@ -327,7 +334,7 @@ class _Sweep:
         """The targets ``origin`` (hex number ``si``) has no line of sight to."""
         cross, runs = self.sight.cross[si], self.sight.runs[si]
         out = 0
-        for targets, obstruct in self.classes(origin):
+        for targets, obstruct in self.classes(si):
             shadow = reduce(or_, map(cross.__getitem__, self.obstructed(obstruct)), 0)
             for both, targets_along in runs:
                 if obstruct & both == both:  # reading 1: an edge blocks when both its sides do
