@@ -23,7 +23,7 @@ in-process, once per board kind (``board_sight``; ``adjudicator.create_app`` war
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from threading import Lock
 
@@ -154,11 +154,22 @@ def _crosses_between(s: list[int], p: list[int], length2: int) -> bool:
 
 @dataclass(frozen=True)
 class Offsets:
-    """A ``Trace`` from ``Hex(0, 0)``, as (row, col) offsets: the same for every start."""
+    """A ``Trace`` from ``Hex(0, 0)``, as (row, col) offsets: the same for every start; and the
+    same offsets as steps in ``_GRID`` (``_at``), to move them onto a start with one addition."""
 
     crossed: tuple[Offset, ...]
     edges: tuple[tuple[Offset, Offset], ...]
     corners: tuple[Offset, ...]
+    crossed_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    sides_at: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    corners_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        at = _GRID_WIDTH
+        object.__setattr__(self, "crossed_at", tuple(r * at + c for r, c in self.crossed))
+        object.__setattr__(self, "sides_at", (tuple(a * at + b for (a, b), _ in self.edges),
+                                              tuple(c * at + d for _, (c, d) in self.edges)))
+        object.__setattr__(self, "corners_at", tuple(r * at + c for r, c in self.corners))
 
 
 @lru_cache(maxsize=4096)
@@ -191,12 +202,27 @@ _hex = lru_cache(maxsize=8192)(Hex)
 """Hexes met by lines are shared objects rather than rebuilt (a frozen dataclass is slow to make)."""
 
 
+_GRID_ROWS, _GRID_COLS = max(b.rows for b in BOARDS.values()), max(b.max_col for b in BOARDS.values()) + 1
+_GRID_WIDTH = _GRID_COLS + 6
+_GRID: tuple[Hex | None, ...] = tuple(
+    _hex(row, col) if (row + col) % 2 == 0 else None
+    for row in range(-2, _GRID_ROWS + 2) for col in range(-3, _GRID_COLS + 3))
+"""Every hex of the boards' extent and two rows / three columns around it (a line never leaves
+its ends' box by more than the far side of an edge), row by row: moving an offset is an addition."""
+
+
 def trace(start: Hex, end: Hex) -> Trace:
     """``classify(start, end)``, read from the table of displacements and moved onto ``start``."""
     r0, c0 = start.row, start.col
     if (r0 + c0) % 2 or (end.row + end.col) % 2:  # not hex centres of a real board: compute directly
         return classify(start, end)
     rel = relative(end.row - r0, end.col - c0)
+    if 0 <= r0 < _GRID_ROWS and 0 <= end.row < _GRID_ROWS and 0 <= c0 < _GRID_COLS and 0 <= end.col < _GRID_COLS:
+        at, grid = ((r0 + 2) * _GRID_WIDTH + c0 + 3).__add__, _GRID.__getitem__
+        side_a, side_b = rel.sides_at
+        return Trace(start, end, tuple(map(grid, map(at, rel.crossed_at))),  # type: ignore[arg-type]
+                     tuple(zip(map(grid, map(at, side_a)), map(grid, map(at, side_b)), strict=True)),  # type: ignore[arg-type]
+                     tuple(map(grid, map(at, rel.corners_at))))  # type: ignore[arg-type]
     return Trace(
         start,
         end,
