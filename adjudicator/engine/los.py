@@ -348,12 +348,13 @@ class _Sweep:
         """Targets whose line from hex ``si`` meets a lake hex that could block: one that counts
         on its own, or two touching lake hexes (every run of two or more holds such a pair)."""
         sight = self.sight
-        touch = {i: sight.cross[si][i] | sight.side[si][i] for i in self.lake_sizes}
+        cross, side = sight.cross[si], sight.side[si]
+        touch = {i: cross[i] | side.get(i, 0) for i in self.lake_sizes}
         out = 0
         for i, size in self.lake_sizes.items():
             if size <= 1:
                 out |= touch[i]
-            for j, _ in sight.incident[i]:
+            for j in sight.neighbours[i]:
                 if j > i and j in touch:
                     out |= touch[i] & touch[j]
         return out

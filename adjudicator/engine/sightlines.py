@@ -239,8 +239,8 @@ class BoardSight:
     set of hexes is an ``int`` with bit ``i`` for hex ``i``. ``cross[o][h]`` holds the targets
     whose line from origin ``o`` crosses hex ``h``; ``runs[o]`` lists, for each edge some line from
     ``o`` runs along, the bits of its two hexes and those lines' targets (an edge with a side off
-    the board never blocks, so it is not listed); ``side[o][h]`` the targets whose line from
-    ``o`` runs along any edge of hex ``h``, on or off the board (lakes count such hexes). Adjacent
+    the board never blocks, so it is not listed); ``side[o].get(h, 0)`` the targets whose line
+    from ``o`` runs along any edge of hex ``h``, on or off the board (lakes count such hexes). Adjacent
     targets and the origin itself are in no shadow: nothing ever blocks them."""
 
     def __init__(self, board: Board) -> None:
@@ -249,34 +249,27 @@ class BoardSight:
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         n = self.size = len(self.hexes)
         self.full = (1 << n) - 1
-        edge_ids: dict[tuple[int, int], int] = {}
-        incident: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for i, h in enumerate(self.hexes):
-            for other in board.neighbours(h):
-                j = self.index[other]
-                if i < j:
-                    edge_ids[(i, j)] = eid = len(edge_ids)
-                    incident[i].append((j, eid))
-                    incident[j].append((i, eid))
-        self.edges: tuple[tuple[int, int], ...] = tuple(edge_ids)
-        self.incident: tuple[tuple[tuple[int, int], ...], ...] = tuple(map(tuple, incident))
-        """Per hex: (neighbour, edge number) for every on-board neighbour."""
-        self.cross, edge, self.side = self._shadows(edge_ids)
-        edges = self.edges
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index[other] for other in board.neighbours(h)) for h in self.hexes)
+        self.cross, edge, self.side = self._shadows()
         self.runs: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple(((1 << edges[eid][0]) | (1 << edges[eid][1]), shadow) for eid, shadow in enumerate(row) if shadow)
-            for row in edge)
+            tuple(((1 << a) | (1 << b), targets) for (a, b), targets in row.items()) for row in edge)
         """Per origin: (both sides of an edge, targets whose line runs along it), for the few edges
         some line from that origin runs along (lines in the six edge directions only)."""
         self._chunk_bytes = (n + 7) // 8
-        self._chunks = tuple(
-            tuple(frozenset(self.hexes[8 * k + b] for b in range(8) if value >> b & 1 and 8 * k + b < n)
-                  for value in range(256))
-            for k in range(self._chunk_bytes))
+        single = [frozenset((h,)) for h in self.hexes] + [frozenset()] * 8
+        chunks = []
+        for k in range(self._chunk_bytes):
+            sets = [frozenset()] * 256
+            for value in range(1, 256):  # each set is a smaller one plus its lowest hex
+                low = (value & -value).bit_length() - 1
+                sets[value] = sets[value & (value - 1)] | single[8 * k + low]
+            chunks.append(tuple(sets))
+        self._chunks = tuple(chunks)
         self._all = frozenset(self.hexes)
 
-    def _shadows(self, edge_ids: dict[tuple[int, int], int]) -> tuple[list[list[int]], ...]:
-        """Walk every ordered pair once, through the displacement table, into the shadows.
+    def _shadows(self) -> tuple[list[list[int]], list[dict[tuple[int, int], int]], list[dict[int, int]]]:
+        """Walk every unordered pair once, through the displacement table, into the shadows.
 
         A padded grid numbers every hex within two rows and three columns of the board, so that
         moving a displacement's offsets onto an origin is one addition and one list lookup (a
@@ -287,7 +280,7 @@ class BoardSight:
         for i, h in enumerate(hexes):
             lookup[(h.row + 2) * width + h.col + 3] = i
         deltas: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
-        for dr in range(1 - board.rows, board.rows):
+        for dr in range(board.rows):  # hexes are numbered row by row: a later hex is never higher
             for dc in range(-board.max_col, board.max_col + 1):
                 if (dr + dc) % 2:
                     continue
@@ -296,17 +289,17 @@ class BoardSight:
                     deltas[(dr, dc)] = (tuple(a * width + b for a, b in rel.crossed),
                                         tuple((a * width + b, c * width + d) for (a, b), (c, d) in rel.edges))
         cross = [[0] * n for _ in range(n)]
-        side = [[0] * n for _ in range(n)]
-        edge = [[0] * len(edge_ids) for _ in range(n)]
+        side: list[dict[int, int]] = [{} for _ in range(n)]
+        edge: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
         spots = [(h.row + 2) * width + h.col + 3 for h in hexes]
         for si, s in enumerate(hexes):  # each unordered pair once: a line is the same both ways
-            base, row, erow, srow, sbit = spots[si], cross[si], edge[si], side[si], 1 << si
+            base, row, sbit = spots[si], cross[si], 1 << si
             for ei in range(si + 1, n):
                 e = hexes[ei]
                 found = deltas.get((e.row - s.row, e.col - s.col))
                 if found is None:
                     continue
-                ebit, back, eback, sback = 1 << ei, cross[ei], edge[ei], side[ei]
+                ebit, back = 1 << ei, cross[ei]
                 for x in found[0]:
                     h = lookup[base + x]
                     if h >= 0:
@@ -316,12 +309,11 @@ class BoardSight:
                     a, b = lookup[base + x], lookup[base + y]
                     for h in (a, b):
                         if h >= 0:
-                            srow[h] |= ebit
-                            sback[h] |= sbit
+                            side[si][h] = side[si].get(h, 0) | ebit
+                            side[ei][h] = side[ei].get(h, 0) | sbit
                     if a >= 0 and b >= 0:
-                        eid = edge_ids[(a, b)]
-                        erow[eid] |= ebit
-                        eback[eid] |= sbit
+                        edge[si][(a, b)] = edge[si].get((a, b), 0) | ebit
+                        edge[ei][(a, b)] = edge[ei].get((a, b), 0) | sbit
         return cross, edge, side
 
     def mask(self, hexes: Iterator[Hex] | tuple[Hex, ...] | set[Hex] | frozenset[Hex]) -> int:
