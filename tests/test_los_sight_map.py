@@ -24,20 +24,25 @@ MIXES: dict[str, list[str]] = {
     "lakes": ["lake", "lake", "lake", "river", "forest", "hill"],
     "everything": ["lake", "hill", "mountain", "town", "river", "erg", "cliff", "hill_village", "winter_hill"],
 }
+OBSTACLES = ["smoke_screen", "sandbags", "wire", "field_bunker", "hedgehog"]  # blocking and not
 
 
 def random_board(rulebook: Rulebook, kind: str, mix: str, seed: int, cover: float = 0.3,
-                 units: float = 0.08) -> Situation:
-    """A seeded random board: ``cover`` of its hexes get terrain from ``MIXES[mix]``, ``units`` an
-    infantry unit where infantry may stand (so units on hills and mountains occur)."""
+                 units: float = 0.08, obstacles: float = 0.0) -> Situation:
+    """A seeded random board: ``cover`` of its hexes get terrain from ``MIXES[mix]``, ``obstacles``
+    one or two stacked obstacles, ``units`` an infantry unit where infantry may stand (so units on
+    hills and mountains occur)."""
     rnd = random.Random(f"{kind}-{mix}-{seed}")
     hexes: list[dict[str, Any]] = []
     placed: list[dict[str, Any]] = []
     for h in BOARDS[kind].hexes():
         terrain = rnd.choice(MIXES[mix]) if rnd.random() < cover else None
-        if terrain:
-            hexes.append({"row": h.row, "col": h.col, "terrain": terrain})
-        if rnd.random() < units and (terrain is None or may_be_placed_on(rulebook, "infantry", terrain)):
+        stacked = rnd.sample(OBSTACLES, rnd.randint(1, 2)) if rnd.random() < obstacles else []
+        if terrain or stacked:
+            hexes.append({"row": h.row, "col": h.col, **({"terrain": terrain} if terrain else {}),
+                          **({"obstacles": stacked} if stacked else {})})
+        features = [terrain, *stacked] if terrain else stacked
+        if rnd.random() < units and all(may_be_placed_on(rulebook, "infantry", f) for f in features):
             placed.append({"id": f"u{len(placed)}", "side": rnd.choice(["allies", "axis"]), "type": "infantry",
                            "row": h.row, "col": h.col, "figures": 4})
     return parse_situation({"board": kind, "hexes": hexes, "units": placed}, rulebook)
@@ -63,6 +68,11 @@ def assert_agrees_with_line_of_sight(rulebook: Rulebook, situation: Situation) -
 def test_sight_map_agrees_with_line_of_sight_on_every_ordered_pair(
         rulebook: Rulebook, kind: str, mix: str, seed: int) -> None:
     assert_agrees_with_line_of_sight(rulebook, random_board(rulebook, kind, mix, seed))
+
+
+def test_sight_map_agrees_with_stacked_obstacles_on_terrain(rulebook: Rulebook) -> None:
+    """Smoke screens and field bunkers block, sandbags, wire and hedgehogs do not, also stacked."""
+    assert_agrees_with_line_of_sight(rulebook, random_board(rulebook, "standard", "lakes", 11, obstacles=0.25))
 
 
 def test_sight_map_agrees_on_dense_hill_ranges_with_units_on_them(rulebook: Rulebook) -> None:
