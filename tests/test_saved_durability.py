@@ -98,6 +98,10 @@ def test_crash_mid_write_leaves_the_database_readable(tmp_path):
     result = subprocess.run([sys.executable, "-c", WRITER, url], capture_output=True, text=True, timeout=120)
     assert result.returncode == -signal.SIGKILL, result.stderr
     assert "committed" in result.stdout
+    # the writer died with its WAL on disk (checked before any read, which would recover it); the
+    # crash through the real save path, a gunicorn worker killed mid-request, is
+    # tests/test_hardening_serve.py::test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved
+    assert os.path.getsize(tmp_path / "crash.db-wal") > 0
     with sqlite3.connect(tmp_path / "crash.db") as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
