@@ -15,7 +15,6 @@ from typing import Any
 from adjudicator import create_app
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
-from adjudicator.engine.los import trace
 from adjudicator.engine.situation import parse_situation
 
 REQUEST: dict[str, Any] = {
@@ -63,10 +62,6 @@ def main() -> None:
         after = battle_aftermath(situation, rulebook, ruling, card=ruling.card)
         return {**ruling_json(situation, rulebook, ruling), **aftermath_json(after)}
 
-    def cold_geometry() -> dict[str, Any]:
-        trace.cache_clear()
-        return in_process()
-
     client = app.test_client()
 
     def over_http() -> Any:
@@ -79,8 +74,7 @@ def main() -> None:
     print(f"battle: legal={answer['legal']} dice={answer['dice']} eliminate={odds.get('eliminate')} "
           f"eliminate_after_retreat={odds.get('eliminate_after_retreat')} "
           f"retreat options={len(answer['retreat']['options'])}")
-    measure("in-process (warm geometry cache)", in_process)
-    measure("in-process (cold geometry cache)", cold_geometry)
+    measure("in-process (line geometry precomputed at start-up)", in_process)
     measure("test client POST /api/v1/battle", over_http)
 
 

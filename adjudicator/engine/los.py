@@ -19,15 +19,20 @@ adjacent hexes always see each other; off-board hexes never block.
 
 from __future__ import annotations
 
-from collections import deque
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Literal
 
+from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import HexRules, Rulebook
+from adjudicator.engine.sightlines import CORNERS as CORNERS  # re-exported: the geometry lives there
+from adjudicator.engine.sightlines import SightTable, sight_table
+from adjudicator.engine.sightlines import Trace as Trace
+from adjudicator.engine.sightlines import trace as trace
 from adjudicator.engine.situation import Situation
 
 LOS_RULE = "line_of_sight"
@@ -37,101 +42,6 @@ READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crosse
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
 LAKE_READING = "contiguous_touched"
 """Lake hexes count only as a run of two or more contiguous lake hexes crossed or run along."""
-
-# Corner offsets of a hex, clockwise on screen (y grows downward) from the top corner, and the
-# (row, col) step to the neighbour across the edge from corner i to corner i+1.
-CORNERS: tuple[tuple[int, int], ...] = ((0, -2), (3, -1), (3, 1), (0, 2), (-3, 1), (-3, -1))
-ACROSS_EDGE: tuple[tuple[int, int], ...] = ((-1, 1), (0, 2), (1, 1), (1, -1), (0, -2), (-1, -1))
-
-
-@dataclass(frozen=True)
-class Trace:
-    """Which hexes a centre-to-centre segment crosses, runs along, or touches at a corner.
-
-    Pure geometry, independent of any board: ``crossed`` excludes the two end hexes and is
-    ordered from ``start`` to ``end``; ``edges`` holds each shared edge once as the pair of hexes
-    on its two sides (which may lie off the board), also in order along the line."""
-
-    start: Hex
-    end: Hex
-    crossed: tuple[Hex, ...]
-    edges: tuple[tuple[Hex, Hex], ...]
-    corners: tuple[Hex, ...]
-
-
-@lru_cache(maxsize=65536)
-def trace(start: Hex, end: Hex) -> Trace:
-    """Classify every hex near the segment between the centres of ``start`` and ``end``.
-
-    Only hexes in the segment's bounding box (widened by one column for edges) can meet it, so
-    only those are tested. For a hex with corners ``v``, ``s = cross(d, v - P0)`` says on which
-    side of the line each corner lies and ``p = dot(v - P0, d)`` where along it; the segment is
-    ``0 <= p <= |d|^2``. Neither end centre lies on another hex, so a hex met by the line is
-    either wholly between the ends or wholly beyond them, and one point decides which."""
-    ax, ay = 3 * start.col, 3 * start.row
-    dx, dy = 3 * (end.col - start.col), 3 * (end.row - start.row)
-    length2 = dx * dx + dy * dy
-    crossed: list[tuple[int, Hex]] = []
-    edges: dict[tuple[Hex, Hex], int] = {}
-    corners: list[tuple[int, Hex]] = []
-    if length2 == 0:
-        return Trace(start, end, (), (), ())
-    row_lo, row_hi = sorted((start.row, end.row))
-    col_lo, col_hi = sorted((start.col, end.col))
-    for row in range(row_lo, row_hi + 1):
-        first = col_lo - 1 if (row + col_lo - 1) % 2 == 0 else col_lo
-        for col in range(first, col_hi + 2, 2):
-            h = Hex(row, col)
-            if h in (start, end):
-                continue
-            cx, cy = 3 * col - ax, 3 * row - ay
-            s = [dx * (cy + oy) - dy * (cx + ox) for ox, oy in CORNERS]
-            positive = any(v > 0 for v in s)
-            negative = any(v < 0 for v in s)
-            if positive and negative:
-                if _crosses_between(s, [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS], length2):
-                    crossed.append((dx * cx + dy * cy, h))
-                continue
-            zeros = [i for i, v in enumerate(s) if v == 0]
-            if not zeros:
-                continue
-            p = [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS]
-            if len(zeros) == 1:
-                if 0 < p[zeros[0]] < length2:
-                    corners.append((p[zeros[0]], h))
-                continue
-            i = zeros[0] if (zeros[0] + 1) % 6 == zeros[1] else zeros[1]  # edge from corner i to i+1
-            if 0 < p[i] + p[(i + 1) % 6] < 2 * length2:
-                dr, dc = ACROSS_EDGE[i]
-                other = Hex(row + dr, col + dc)
-                pair = (h, other) if h < other else (other, h)
-                edges[pair] = p[i] + p[(i + 1) % 6]
-    return Trace(
-        start,
-        end,
-        tuple(h for _, h in sorted(crossed)),
-        tuple(pair for pair, _ in sorted(edges.items(), key=lambda item: (item[1], item[0]))),
-        tuple(h for _, h in sorted(corners)),
-    )
-
-
-def _crosses_between(s: list[int], p: list[int], length2: int) -> bool:
-    """True when the chord of a hex the line passes through lies between the segment's ends.
-
-    Any one point of the chord decides (see ``trace``): a corner on the line, or the crossing
-    point on an edge whose corners lie on opposite sides, at ``p = (s_i p_j - s_j p_i) / (s_i -
-    s_j)``, compared without division."""
-    for i in range(6):
-        j = (i + 1) % 6
-        if s[i] == 0:
-            return 0 < p[i] < length2
-        if (s[i] > 0) != (s[j] > 0) and s[j] != 0:
-            num, den = s[i] * p[j] - s[j] * p[i], s[i] - s[j]
-            if den < 0:
-                num, den = -num, -den
-            return 0 < num < length2 * den
-    return False  # unreachable: a line with corners on both sides crosses some edge
-
 
 @dataclass(frozen=True)
 class Blocker:
@@ -163,13 +73,17 @@ class LineOfSight:
 class _Obstructions:
     """Decides, hex by hex, whether a hex holds an obstruction for one particular line."""
 
-    def __init__(self, situation: Situation, rulebook: Rulebook, line: Trace) -> None:
+    def __init__(self, situation: Situation, rulebook: Rulebook, line: Trace,
+                 plateaus: _SightBlockers | None = None) -> None:
         self.situation = situation
         self.rulebook = rulebook
         self.line = line
         self.board: Board = situation.board
         self.notes: list[Reason] = []
-        self._groups: dict[str, set[Hex] | None] = {}
+        self._groups: dict[str, set[Hex] | frozenset[Hex] | None] = {}
+        if plateaus is not None:  # every group's components, already found
+            self._groups = {g: found.get(line.start) for g, found in plateaus.component.items()}
+            self._groups.update(plateaus.no_groups)
         self._lakes: set[Hex] | None = None
         self.used_lake_rule = False
 
@@ -264,15 +178,31 @@ def hex_label(board: Board, h: Hex) -> str:
 
 
 def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target: Hex) -> LineOfSight:
-    """Rule on the line between the centres of ``origin`` and ``target`` (content ``line_of_sight``)."""
+    """Rule on the line between the centres of ``origin`` and ``target`` (content ``line_of_sight``).
+
+    On a board's own hexes the precomputed line (``sightlines.SightTable``) says at once whether
+    anything that could obstruct lies on it; a line with nothing on it skips the hex-by-hex
+    reading, whose answer would be the same."""
     d = distance(origin, target)
-    line = trace(origin, target)
     board = situation.board
     if d <= 1:
         text = "the two hexes are the same" if d == 0 else "adjacent units always see each other"
         return LineOfSight(origin, target, d, True, (), (), (), (), (Reason(LOS_RULE, text.capitalize()),),
                            dict(READINGS))
-    obstructions = _Obstructions(situation, rulebook, line)
+    table = sight_table(board.kind)
+    row, j = table.masks.get(origin), table.position.get(target)
+    if row is None or j is None:
+        line, blockers = trace(origin, target), None
+    else:
+        line, blockers = table.trace(origin, target), _blockers(situation, rulebook, table)
+        if not table.touched(row[j]) & blockers.candidates and not (line.corners and blockers.candidates & table.bits(
+                line.corners)):
+            index = table.index
+            return LineOfSight(
+                origin, target, d, True, tuple([h for h in line.crossed if h in index]), line.edges,
+                tuple([h for h in line.corners if h in index]),
+                (), (Reason(LOS_RULE, "Nothing on the line between the two hexes blocks it"),), dict(READINGS))
+    obstructions = _Obstructions(situation, rulebook, line, blockers)
     blockers: list[Blocker] = []
     reasons: list[Reason] = []
     for h in line.crossed:
@@ -339,3 +269,178 @@ def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
         "readings": los.readings,
         "reasons": [r.to_dict() for r in los.reasons],
     }
+
+
+class _SightBlockers:
+    """The obstructions of one situation as bit sets of a ``SightTable`` (content
+    ``line_of_sight``, ``hill``, ``lake``), read exactly as ``_Obstructions`` reads them.
+
+    A hex obstructs a line when it holds a unit or a feature that ``blocks_los`` under its
+    ``los_rule``, except that
+
+    - a ``plateau`` feature is excused when both ends and the hex lie in one contiguous group of
+      its plateau (``plateau_group`` from the origin): only targets in the origin's own group
+      need a second look, with those hexes taken out;
+    - a ``lake_group`` feature counts only inside a run of ``los_min_group`` contiguous such hexes
+      the line crosses or runs along: a lake hex whose whole group on the board is smaller never
+      counts; lines that touch a larger group get a second look."""
+
+    def __init__(self, situation: Situation, rulebook: Rulebook, table: SightTable) -> None:
+        self.table = table
+        index = table.index
+        always = 0
+        self.plateau_hexes: dict[Hex, frozenset[str]] = {}  # blocking plateau groups, unless always
+        lake_size: dict[Hex, int] = {}  # the run length each lake hex needs
+        members: dict[str, set[Hex]] = {}
+        for unit in situation.units:
+            if unit.hex in index:
+                always |= 1 << index[unit.hex]
+        for h, state in situation.hexes.items():
+            if h not in index:
+                continue
+            groups: set[str] = set()
+            for feature in state.features():
+                rules = rulebook.hex_rules(feature)
+                plateau = getattr(rulebook.rules.get(feature), "plateau", None)
+                if plateau:
+                    members.setdefault(plateau, set()).add(h)
+                if not rules.blocks_los:
+                    continue
+                if rules.los_rule == "plateau" and rules.plateau:
+                    groups.add(rules.plateau)
+                elif rules.los_rule == "lake_group":
+                    lake_size[h] = max(lake_size.get(h, 0), rules.los_min_group)
+                else:
+                    always |= 1 << index[h]
+            if groups:
+                self.plateau_hexes[h] = frozenset(groups)
+        self.obstructing = always | table.bits(self.plateau_hexes)  # no plateau excused, no lake run
+        self.candidates = self.obstructing | table.bits(lake_size)  # all that may ever obstruct
+        self.blocking = table.blocking_bits(self.obstructing)
+        self._blocking: dict[int, int] = {self.obstructing: self.blocking}
+        self.component: dict[str, dict[Hex, frozenset[Hex]]] = {}  # per plateau group: hex -> its group
+        for group, hexes in members.items():
+            found: dict[Hex, frozenset[Hex]] = {}
+            for h in hexes:
+                if h not in found:
+                    component = frozenset(_component(h, hexes))
+                    found.update(dict.fromkeys(component, component))
+            self.component[group] = found
+        self.no_groups: dict[str, None] = {  # plateaus the rulebook knows with no hex on this board
+            p: None for r in rulebook.rules.values() if (p := getattr(r, "plateau", None)) and p not in members}
+        self.on_plateau = frozenset().union(*(found.keys() for found in self.component.values()))
+        self.lake_bits = table.bits(lake_size)
+        self.lake_needs: dict[int, int] = {}  # run length -> the lake hexes that need it
+        for h, size in lake_size.items():
+            self.lake_needs[size] = self.lake_needs.get(size, 0) | 1 << index[h]
+        possible = self.lake_runs(self.lake_bits)  # lake hexes that may ever count
+        self.lake_touch = table.touching_bits(possible) if possible else 0
+
+    def lake_runs(self, lakes: int) -> int:
+        """Of the lake hexes ``lakes``, those in a contiguous group of them as large as they need."""
+        runs, rest = 0, lakes
+        steps = self.table.steps
+        while rest:
+            group = grown = rest & -rest
+            while grown:  # flood fill: neighbours are fixed index offsets
+                around = 0
+                for step in steps:
+                    around |= (group << step) | (group >> step)
+                grown = around & lakes & ~group
+                group |= grown
+            rest &= ~group
+            size = group.bit_count()
+            for needs, hexes in self.lake_needs.items():
+                if size >= needs:
+                    runs |= group & hexes
+        return runs
+
+    def shared_groups(self, origin: Hex) -> dict[Hex, int]:
+        """Targets in a plateau group with ``origin`` -> the obstructions of that line: the
+        plateau hexes of the groups both ends share are excused (content ``hill``)."""
+        shared: dict[Hex, int] = {}
+        groups = [(g, comps[origin]) for g, comps in self.component.items() if origin in comps]
+        cache: dict[frozenset[str], int] = {}
+        for target in frozenset().union(*(component for _, component in groups)):
+            key = frozenset(g for g, component in groups if target in component)
+            if key not in cache:
+                excused = (h for h, needs in self.plateau_hexes.items()
+                           if all(g in key and h in self.component[g][origin] for g in needs))
+                cache[key] = self.obstructing & ~self.table.bits(excused)
+            shared[target] = cache[key]
+        return shared
+
+    def clear(self, mask: int, obstructing: int) -> bool:
+        """Whether the line ``mask`` is clear given ``obstructing`` and the lake runs on it."""
+        blocking = self._blocking.get(obstructing)
+        if blocking is None:
+            blocking = self._blocking[obstructing] = self.table.blocking_bits(obstructing)
+        if mask & blocking:
+            return False
+        if not mask & self.lake_touch:
+            return True
+        runs = self.lake_runs(self.table.touched(mask) & self.lake_bits)
+        return not runs or not mask & self.table.blocking_bits(obstructing | runs)
+
+
+_CACHE_SIZE = 8
+_cache: OrderedDict[tuple[int, int], tuple[weakref.ref[Situation], weakref.ref[Rulebook], _SightBlockers]] = (
+    OrderedDict())
+
+
+def _blockers(situation: Situation, rulebook: Rulebook, table: SightTable) -> _SightBlockers:
+    """The bit sets of ``situation``, kept for the last few situations (a fire map or a sweep asks
+    for many lines of one situation). Situations are frozen; weak references make sure an entry
+    is only reused for the very same objects, never for a new one that got a recycled id."""
+    key = (id(situation), id(rulebook))
+    hit = _cache.get(key)
+    if hit is not None and hit[0]() is situation and hit[1]() is rulebook and hit[2].table is table:
+        _cache.move_to_end(key)
+        return hit[2]
+    blockers = _SightBlockers(situation, rulebook, table)
+    _cache[key] = (weakref.ref(situation), weakref.ref(rulebook), blockers)
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return blockers
+
+
+def sight_map(situation: Situation, rulebook: Rulebook, origins: Iterable[Hex] | None = None,
+              ) -> dict[Hex, frozenset[Hex]]:
+    """Every origin (default: every hex of the board) -> the hexes it has clear line of sight to
+    (content ``line_of_sight``): exactly those ``t`` for which ``line_of_sight(situation,
+    rulebook, origin, t).clear``, the origin itself and adjacent hexes included.
+
+    One ``&`` per pair, run in C by ``map``, against the precomputed lines of
+    ``sightlines.SightTable``; only lines from a plateau to the same group, and lines touching a
+    lake group large enough to count, take a second look. Raises ``IllegalSituation`` (field
+    ``origins[n]``) for a hex off the board."""
+    table = sight_table(situation.board.kind)
+    blockers = _blockers(situation, rulebook, table)
+    hexes, masks, position = table.hexes, table.masks, table.position
+    blocking, lake_touch = blockers.blocking, blockers.lake_touch
+    quick = blocking | lake_touch
+    out: dict[Hex, frozenset[Hex]] = {}
+    for n, origin in enumerate(table.hexes if origins is None else origins):
+        row = masks.get(origin)
+        if row is None:
+            where = f"({origin.row}, {origin.col})" if isinstance(origin, Hex) else repr(origin)
+            raise IllegalSituation(f"origins[{n}]", f"{where} is not on the {situation.board.kind} board")
+        shared = blockers.shared_groups(origin) if origin in blockers.on_plateau else {}
+        if not quick and not shared:
+            out[origin] = table.everything
+            continue
+        flags = bytes(map(bool, map(quick.__and__, row)))  # 1: blocked, or a lake to look at
+        seen = table.unflagged(flags)
+        again: list[int] = []
+        if lake_touch:
+            touching = int.from_bytes(bytes(map(bool, map(lake_touch.__and__, row))), "big")
+            maybe = touching & ~int.from_bytes(bytes(map(bool, map(blocking.__and__, row))), "big")
+            while maybe:
+                low = maybe & -maybe
+                again.append(len(hexes) - 1 - (low.bit_length() - 1) // 8)  # one byte per hex
+                maybe ^= low
+        again.extend(position[t] for t in shared if flags[position[t]])
+        extra = [hexes[j] for j in dict.fromkeys(again)
+                 if blockers.clear(row[j], shared.get(hexes[j], blockers.obstructing))]
+        out[origin] = seen.union(extra) if extra else seen
+    return out
