@@ -289,7 +289,7 @@ class _SightBlockers:
         self.table = table
         index = table.index
         always = 0
-        self.plateau_hexes: dict[Hex, frozenset[str]] = {}  # blocking plateau groups, unless always
+        self.plateau_hexes: dict[Hex, frozenset[str]] = {}  # groups of its blocking plateau features
         lake_size: dict[Hex, int] = {}  # the run length each lake hex needs
         members: dict[str, set[Hex]] = {}
         for unit in situation.units:
@@ -314,7 +314,9 @@ class _SightBlockers:
                     always |= 1 << index[h]
             if groups:
                 self.plateau_hexes[h] = frozenset(groups)
-        self.obstructing = always | table.bits(self.plateau_hexes)  # no plateau excused, no lake run
+        self.always = always
+        self.plateau_bits = table.bits(self.plateau_hexes)
+        self.obstructing = always | self.plateau_bits  # no plateau excused, no lake run
         self.candidates = self.obstructing | table.bits(lake_size)  # all that may ever obstruct
         self.blocking = table.blocking_bits(self.obstructing)
         self._blocking: dict[int, int] = {self.obstructing: self.blocking}
@@ -366,7 +368,7 @@ class _SightBlockers:
             if key not in cache:
                 excused = (h for h, needs in self.plateau_hexes.items()
                            if all(g in key and h in self.component[g][origin] for g in needs))
-                cache[key] = self.obstructing & ~self.table.bits(excused)
+                cache[key] = self.always | self.plateau_bits & ~self.table.bits(excused)  # a unit still blocks
             shared[target] = cache[key]
         return shared
 
