@@ -319,7 +319,8 @@ def _build(board: Board) -> SightTable:
     for i in index.values():
         on_board |= 1 << i
     keep = on_board  # crossed: only on-board hexes can obstruct
-    vectors = {(t.row - o.row, t.col - o.col) for o in hexes for t in hexes}
+    vectors = [(dr, dc) for dr in range(1 - board.rows, board.rows)  # every step between two of its hexes
+               for dc in range(-board.max_col, board.max_col + 1) if (dr + dc) % 2 == 0]
     traces = {v: relative_trace(*v) for v in vectors}
     low = min((lin(*u) for rel in traces.values() for u in (*rel.crossed, *(e[0] for e in rel.edges))), default=0)
     high = max((lin(*u) for rel in traces.values() for u in (*rel.crossed, *(e[0] for e in rel.edges))), default=0)
