@@ -15,10 +15,14 @@ Blocking: an intermediate crossed hex holding an obstruction (any unit, or a fea
 ``blocks_los`` under its ``los_rule``) blocks; an edge blocks only when the hexes on *both* of its
 sides are obstructions, each edge judged on its own (reading 1); the two end hexes never block;
 adjacent hexes always see each other; off-board hexes never block.
+
+``sight_map`` answers the same question for many pairs at once from the per-board tables of
+``sightlines``, with the same readings.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Iterable
@@ -192,17 +196,17 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
     table = sight_table(board.kind)
     row, j = table.masks.get(origin), table.position.get(target)
     if row is None or j is None:
-        line, blockers = trace(origin, target), None
+        line, sight = trace(origin, target), None
     else:
-        line, blockers = table.trace(origin, target), _blockers(situation, rulebook, table)
-        if not table.touched(row[j]) & blockers.candidates and not (line.corners and blockers.candidates & table.bits(
-                line.corners)):
+        line, sight = table.trace(origin, target), _blockers(situation, rulebook, table)
+        if not table.touched(row[j]) & sight.candidates and not (
+                line.corners and sight.candidates & table.bits(line.corners)):
             index = table.index
             return LineOfSight(
                 origin, target, d, True, tuple([h for h in line.crossed if h in index]), line.edges,
                 tuple([h for h in line.corners if h in index]),
                 (), (Reason(LOS_RULE, "Nothing on the line between the two hexes blocks it"),), dict(READINGS))
-    obstructions = _Obstructions(situation, rulebook, line, blockers)
+    obstructions = _Obstructions(situation, rulebook, line, sight)
     blockers: list[Blocker] = []
     reasons: list[Reason] = []
     for h in line.crossed:
@@ -388,6 +392,7 @@ class _SightBlockers:
 _CACHE_SIZE = 8
 _cache: OrderedDict[tuple[int, int], tuple[weakref.ref[Situation], weakref.ref[Rulebook], _SightBlockers]] = (
     OrderedDict())
+_cache_lock = threading.Lock()
 
 
 def _blockers(situation: Situation, rulebook: Rulebook, table: SightTable) -> _SightBlockers:
@@ -395,14 +400,16 @@ def _blockers(situation: Situation, rulebook: Rulebook, table: SightTable) -> _S
     for many lines of one situation). Situations are frozen; weak references make sure an entry
     is only reused for the very same objects, never for a new one that got a recycled id."""
     key = (id(situation), id(rulebook))
-    hit = _cache.get(key)
-    if hit is not None and hit[0]() is situation and hit[1]() is rulebook and hit[2].table is table:
-        _cache.move_to_end(key)
-        return hit[2]
+    with _cache_lock:  # threaded servers: one request's eviction must not race another's lookup
+        hit = _cache.get(key)
+        if hit is not None and hit[0]() is situation and hit[1]() is rulebook and hit[2].table is table:
+            _cache.move_to_end(key)
+            return hit[2]
     blockers = _SightBlockers(situation, rulebook, table)
-    _cache[key] = (weakref.ref(situation), weakref.ref(rulebook), blockers)
-    while len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[key] = (weakref.ref(situation), weakref.ref(rulebook), blockers)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
     return blockers
 
 
