@@ -356,6 +356,14 @@ def check_take_ground_unmoved(rules: HexRules, bullet: str) -> list[str]:
     return _subset("take_ground_requires_unmoved", classes, rules.take_ground_requires_unmoved)
 
 
+def check_adjacent_then_take_ground(rules: HexRules, bullet: str) -> list[str]:
+    """Hedgerows: stopping next to the hex is the condition; the unit "may still" take ground."""
+    problems = [] if rules.enter_only_from_adjacent else ["enter_only_from_adjacent should be true"]
+    if rules.take_ground_requires_unmoved:
+        problems.append("take_ground_requires_unmoved should be empty: a unit that stopped adjacent may take ground")
+    return problems
+
+
 def check_sandbags_removed(rules: HexRules, bullet: str) -> list[str]:
     removed = "do not remove" not in bullet.lower()
     if rules.removed_when_occupant_leaves == removed:
@@ -423,7 +431,8 @@ FACTS: list[tuple[str, Check]] = [
     (r"cannot retreat onto", check_no_retreat_onto),
     (r"roll \d Battle dice; for each star", check_entry_risk),
     (r"must start its move from adjacent hex|unit must stop on adjacent hex", check_adjacent_entry),
-    (r"To enter or take ground|If Armor unit starts its move in adjacent hex", check_take_ground_unmoved),
+    (r"If Armor unit starts its move in adjacent hex", check_take_ground_unmoved),
+    (r"To enter or take ground, unit must stop on adjacent hex, may still", check_adjacent_then_take_ground),
     (r"remove sandbags", check_sandbags_removed),
     (r"^Movement up onto .* is a 2 hex move", check_climb),
     (r"^Unit moving up .* must stop", check_climb_stop),

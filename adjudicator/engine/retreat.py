@@ -44,6 +44,7 @@ from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import CoreRules, EntryRisk, HexRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
+MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
 RETREAT = "retreat"  # core entry: hexes per flag, figures lost per move not made
 DICE = "range_and_dice"  # core entry: die faces
 MAX_OPTIONS = 512  # listing cap over all choices (``options_total`` always counts every legal path)
@@ -266,6 +267,8 @@ class _Graph:
         occupant = s.unit_at(to)
         if occupant is not None and occupant.id != self.unit.id:
             return Reason(RETREAT, f"{hex_text(s, to)} holds unit {occupant.id}: a retreat may not enter it.")
+        if s.hex_state(to).impassable:
+            return Reason(MOVEMENT, f"The scenario declares {hex_text(s, to)} impassable: no retreat onto it.")
         to_features = [f for f in s.hex_state(to).features() if isinstance(rb.rules.get(f), HexRules)]
         for feature in to_features:
             rules = rb.hex_rules(feature)

@@ -85,8 +85,12 @@ def _abbreviation(name: str) -> str:
 
 
 def _short(name: str) -> str:
-    """A hex label: the name up to its first separator, at most 8 letters."""
-    return re.split(r"\s*[&/(,]\s*|\s+", name.strip())[0][:8]
+    """A hex label: the name up to its first separator, at most 8 letters. A leading "Winter" is
+    dropped (the winter look already says it), so a winter forest reads "Forest", not "Winter"."""
+    words = re.split(r"\s*[&/(,]\s*|\s+", name.strip())
+    if len(words) > 1 and words[0].lower() == "winter":
+        words = words[1:]
+    return words[0][:8]
 
 
 def hex_style(entry_id: str, rules: HexRules) -> str:
@@ -208,7 +212,7 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         return None
 
     endpoint = data.get("endpoint")
-    if endpoint == "battle":
+    if endpoint in ("battle", "resolve"):
         state.update({k: req[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle") if k in req})
     elif endpoint == "line-of-sight":
         state.update({"attacker": unit_at(req.get("from")), "target": unit_at(req.get("to"))})
@@ -217,6 +221,11 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     elif endpoint == "resupply":
         state["select"] = req.get("supplier")
+    elif endpoint == "fire-map":
+        state["select"] = req.get("unit")
+    elif endpoint == "move":
+        state["select"] = req.get("unit")
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 

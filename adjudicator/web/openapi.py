@@ -12,13 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.hits import die_faces
+from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
     MAX_FIGURES,
     MAX_HEXES,
     MAX_ID_LENGTH,
     MAX_MOVED,
+    MAX_OBSTACLES,
     MAX_UNITS,
     NATIONS,
     SIDES,
@@ -90,10 +94,17 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object", "required": ["row", "col"],
                     "properties": {
                         **_hex_request()["properties"],
-                        "terrain": _enum(_ids(rulebook, "terrain"), "terrain id (or name, alias)", nullable=True),
+                        "terrain": _enum(_ids(rulebook, "terrain") + hex_features,
+                                         "terrain id (or name, alias); an obstacle given here is the hex's obstacle",
+                                         nullable=True),
                         "obstacle": _enum(hex_features, "obstacle or hex marker id", nullable=True),
+                        "obstacles": {"type": "array", "maxItems": MAX_OBSTACLES, "uniqueItems": True, **NULLABLE,
+                                      "items": _enum(hex_features, "obstacle or hex marker id"),
+                                      "description": "several obstacles stacked on the hex (wire on a bridge)"},
                         "owner": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
                                   "description": "original owner of a bunker or sea wall"},
+                        "impassable": {"type": "boolean", **NULLABLE,
+                                       "description": "the scenario declares the hex impassable"},
                     },
                 },
             },
@@ -115,6 +126,9 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
                         "moved_from": {**_hex_request(), **NULLABLE,
                                        "description": "the hex it started this turn's move on (optional)"},
+                        "path": {"type": "array", "minItems": 1, "maxItems": MAX_MOVED + 1, "items": _hex_request(),
+                                 **NULLABLE, "description": "hexes it moved through this turn, start first, ending "
+                                                            "on its hex; `moved` is derived from it"},
                     },
                 },
             },
@@ -193,12 +207,16 @@ BATTLE_RESPONSE = {
     "required": ["legal", "why_not", "distance", "close_assault", "line_of_sight", "dice", "breakdown",
                  "hit_symbols", "flags_ignored", "probabilities", "retreat", "take_ground", "overrun"],
     "properties": {
-        "attacker": UNIT_REF, "target": UNIT_REF,
+        "attacker": {**UNIT_REF, **NULLABLE, "description": "null when the card attacks by itself"},
+        "target": UNIT_REF,
         "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
         "overrun_battle": {"type": "boolean"},
+        "card_attack": {"type": "boolean", "description": "Air Power, Barrage: the card itself attacks"},
+        "side": {"type": "string", "description": "card attacks: the side playing the card"},
+        "targets": {"type": "array", "items": {"type": "string"}, "description": "card attacks: the group"},
         "legal": {"type": "boolean"},
         "why_not": {"type": "array", "items": REASON},
-        "distance": {"type": "integer", "minimum": 0},
+        "distance": {"type": "integer", "minimum": 0, **NULLABLE, "description": "null for a card attack"},
         "close_assault": {"type": "boolean"},
         "line_of_sight": {"type": "object", "required": ["needed", "clear", "blocked_by"],
                           "properties": {"needed": {"type": "boolean"}, **LOS_FIELDS}},
@@ -214,6 +232,14 @@ BATTLE_RESPONSE = {
                                    "options": {"type": "array", "items": RETREAT_OPTION}}},
         "take_ground": {"type": "boolean"},
         "overrun": {"type": "boolean"},
+        "follow_ups": {"type": "array", "items": {
+            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "text"],
+            "properties": {"kind": {"type": "string", "enum": ["battle_back", "second_close_assault", "second_battle"]},
+                           "unit": {"type": "string"}, "targets": {"type": "array", "items": {"type": "string"}},
+                           "dice": {"type": "integer", **NULLABLE}, "ignores_terrain": {"type": "boolean"},
+                           "rule": {"type": "string"}, "text": {"type": "string"},
+                           "chance": {"type": "number"}, "probabilities": {"type": "array", "items": PROBABILITIES}},
+        }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
 RETREAT_RESPONSE = {
@@ -225,6 +251,94 @@ RETREAT_RESPONSE = {
         "options": {"type": "array", "items": RETREAT_OPTION},
         "min_figures_lost": {"type": "integer", "minimum": 0},
         "eliminated": {"type": "boolean"},
+    },
+}
+RESOLVE_RESPONSE = {
+    "type": "object",
+    "required": ["legal", "why_not", "dice", "rolled", "hits", "hits_by_face", "figures_lost", "flags",
+                 "flags_ignored", "flags_to_retreat", "retreat", "eliminated", "take_ground", "overrun", "steps"],
+    "properties": {
+        "attacker": UNIT_REF, "target": UNIT_REF,
+        "legal": {"type": "boolean"},
+        "why_not": {"type": "array", "items": REASON},
+        "dice": {"type": "integer", "minimum": 0},
+        "breakdown": {"type": "array", "items": REASON},
+        "hit_symbols": {"type": "array", "items": {"type": "string"}},
+        "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        "hits": {"type": "integer", "minimum": 0},
+        "hits_by_face": {"type": "array", "items": {
+            "type": "object", "required": ["face", "count", "hits", "rule", "text"],
+            "properties": {"face": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
+                           "hits": {"type": "integer", "minimum": 0}, "rule": {"type": "string"},
+                           "text": {"type": "string"}}}},
+        "figures": {"type": "integer", "minimum": 1},
+        "figures_lost_to_hits": {"type": "integer", "minimum": 0},
+        "figures_lost": {"type": "integer", "minimum": 0},
+        "figures_left": {"type": "integer", "minimum": 0},
+        "flags": {"type": "integer", "minimum": 0},
+        "flags_ignored": {"type": "integer", "minimum": 0},
+        "flags_must_ignore": {"type": "integer", "minimum": 0},
+        "flags_to_retreat": {"type": "integer", "minimum": 0},
+        "flag_allowance": {"type": "object", **NULLABLE},
+        "retreat": {"type": "object", "required": ["moves_required", "options", "min_figures_lost"],
+                    "properties": {"moves_required": {"type": "integer", "minimum": 0},
+                                   "options": {"type": "array", "items": RETREAT_OPTION},
+                                   "min_figures_lost": {"type": "integer", "minimum": 0}}},
+        "eliminated": {"type": "boolean"},
+        "vacated": {"type": "string", "enum": list(VACATED)},
+        "take_ground": {"type": "boolean"},
+        "overrun": {"type": "boolean"},
+        "take_ground_if_vacated": {"type": "boolean"},
+        "overrun_if_vacated": {"type": "boolean"},
+        "advance": {"type": "object", **NULLABLE},
+        "steps": {"type": "array", "items": REASON},
+    },
+}
+FIRE_MAP_RESPONSE = {
+    "type": "object",
+    "required": ["battles", "pairs", "beyond_range", "truncated"],
+    "properties": {
+        "unit": {"type": "string", **NULLABLE},
+        "battles": {"type": "array", "maxItems": MAX_PAIRS, "items": {
+            "type": "object",
+            "required": ["attacker", "target", "legal", "dice", "why_not", "distance", "line_of_sight"],
+            "properties": {"attacker": {"type": "string"}, "target": {"type": "string"},
+                           "legal": {"type": "boolean"}, "dice": {"type": "integer", "minimum": 0},
+                           "why_not": {"type": "array", "items": REASON},
+                           "distance": {"type": "integer", "minimum": 1},
+                           "close_assault": {"type": "boolean"}, "line_of_sight": {"type": "boolean"},
+                           "line_of_sight_needed": {"type": "boolean"},
+                           "hit_symbols": {"type": "array", "items": {"type": "string"}}}}},
+        "pairs": {"type": "integer", "minimum": 0},
+        "beyond_range": {"type": "integer", "minimum": 0},
+        "truncated": {"type": "boolean"},
+        "max_pairs": {"type": "integer", "minimum": 1},
+    },
+}
+MOVE_OPTION = {
+    "type": "object", "required": ["row", "col", "path", "hexes_moved", "may_battle", "battle_dice_change", "why"],
+    "properties": {**HEX["properties"], "path": {"type": "array", "items": HEX, "minItems": 2},
+                   "hexes_moved": {"type": "integer", "minimum": 1}, "may_battle": {"type": "boolean"},
+                   "battle_dice_change": {"type": "integer", "maximum": 0},
+                   "why": {"type": "array", "items": REASON}, "instead": {"type": "array", "items": REASON},
+                   "hazards": {"type": "array", "items": REASON}},
+}
+MOVE_RESPONSE = {
+    "type": "object", "required": ["unit", "allowance", "reachable", "unreachable", "why_not"],
+    "properties": {
+        "unit": {"type": "string"}, "from": HEX, "allowance": {"type": "integer", "minimum": 0},
+        "allowance_rule": {"type": "string"}, "move_and_battle": {"type": "integer", "minimum": 0},
+        "road_allowance": {"type": "integer", "minimum": 0},
+        "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
+        "after_battle": {"type": "boolean"},
+        "reachable": {"type": "array", "items": MOVE_OPTION},
+        "unreachable": {"type": "array", "items": {
+            "type": "object", "required": ["row", "col", "why"],
+            "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
+        "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
+               "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
+                              "path": {"type": "array", "items": HEX}}},
     },
 }
 RESUPPLY_RESPONSE = {
@@ -312,9 +426,20 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "/api/v1/battle": _post(
                 "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
                 "Every step of the dice count cites its content entry."),
+            "/api/v1/move": _post(
+                "Where a unit may move, by which path, and whether it may still battle", "MoveRequest", "Move",
+                "One best path per end hex; unreachable hexes within its allowance say why."),
             "/api/v1/retreat": _post(
                 "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
                 "Counts the figures lost for moves that cannot be made."),
+            "/api/v1/resolve": _post(
+                "The faces actually rolled, applied", "ResolveRequest", "Resolve",
+                "Hits by face, figures lost, flags ignored, the retreat with every legal path, elimination, take "
+                "ground and overrun, and the whole resolution as cited steps."),
+            "/api/v1/fire-map": _post(
+                "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
+                "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
+                "only counted."),
             "/api/v1/resupply": _post(
                 "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
                 "Half-Tracks and Supply Trucks hand figures to adjacent weakened units."),
@@ -377,7 +502,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
                                "unknown": {"type": "array", "items": {"type": "object"}},
                                "skipped": {"type": "array", "items": {"type": "object"}},
-                               "notes": {"type": "array", "items": {"type": "string"}}},
+                               "notes": {"type": "array", "items": {"type": "string"}},
+                               "decorative": {"type": "array", "items": {"type": "object"},
+                                              "description": "pieces with no rules: insignia, battle stars"}},
             },
             "Board": {
                 "type": "object", "required": ["kind", "rows", "hexes"],
@@ -389,7 +516,11 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "Hex": _hex_request(),
             "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
             "BattleRequest": _with(situation, ["attacker", "target"], {
-                "attacker": unit_ref, "target": unit_ref,
+                "attacker": {**unit_ref, **NULLABLE,
+                             "description": "null when `card` attacks by itself (Air Power, Barrage)"},
+                "target": unit_ref,
+                "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+                            "description": "card attacks: the other units of the group (Air Power)"},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
                 "overrun_battle": {"type": "boolean", **NULLABLE,
@@ -402,11 +533,38 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
+            "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
+                "attacker": unit_ref, "target": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "overrun_battle": {"type": "boolean", **NULLABLE,
+                                   "description": "the battle is itself an armor overrun"},
+                "rolled": {"type": "object", "additionalProperties": False,
+                           "description": "how many dice showed each face; they must add up to the battle's dice",
+                           "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                                          for face in die_faces(rulebook)}},
+            }),
+            "FireMapRequest": _with(situation, [], {
+                "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+            }),
             "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+            "MoveRequest": _with(situation, ["unit"], {
+                "unit": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "after_battle": {"type": "boolean", **NULLABLE,
+                                 "description": "the second move a card such as Behind Enemy Lines gives"},
+                "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
+            }),
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
             "Retreat": RETREAT_RESPONSE,
             "Resupply": RESUPPLY_RESPONSE,
+            "Resolve": RESOLVE_RESPONSE,
+            "FireMap": FIRE_MAP_RESPONSE,
+            "Move": MOVE_RESPONSE,
             "RuleEntry": ENTRY_RESPONSE,
             "RuleIndex": INDEX_RESPONSE,
             "SearchResults": SEARCH_RESPONSE,
