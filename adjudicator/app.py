@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulebook"] = catalogue.rulebook()
     from adjudicator.engine.sightlines import warm_up
 
-    warm_up()  # line-of-sight tables of every board (~0.15 s once per process), not on a user's request
+    warm_up()  # line-of-sight tables of every board (~0.2 s CPU once per process), not on a request
     if not app.config.get("SKIP_BUILD"):
         ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
         search.opened(instance_path)  # open the index now, not on some user's first search
