@@ -18,6 +18,7 @@ The module is pure: it takes parsed JSON (or text) and a ``Rulebook`` and return
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,22 @@ IMPASSABLE_PREFIX = "IMPASSABLE"
 
 MAX_HEXAGONS = MAX_HEXES * 2
 MAX_NAME = 60
+MAX_LISTED = 500
+"""At most this many ``unknown`` / ``skipped`` items are listed one by one (their totals are always
+given): an 890 KB file of junk names must not turn into a multi-megabyte answer."""
+MAX_BADGES = 10  # as many badges as a situation's unit may carry (``engine.situation``)
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,6}")
+"""A number as the editor writes it, in ASCII digits: ``"²".isdigit()`` is true and a 5000-digit
+string makes ``int`` raise, so neither may reach ``int``."""
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is one (or a short string of ASCII digits), else None."""
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        return int(value.strip())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
 
 
 class M44Error(ValueError):
@@ -125,10 +142,14 @@ class M44Import:
         return {
             "situation": self.situation,
             "title": self.title,
-            "unknown": [u.as_dict() for u in self.unknown],
-            "skipped": [s.as_dict() for s in self.skipped],
-            "notes": list(self.notes),
-            "decorative": [d.as_dict() for d in self.decorative],
+            "unknown": [u.as_dict() for u in self.unknown[:MAX_LISTED]],
+            "unknown_total": len(self.unknown),
+            "skipped": [s.as_dict() for s in self.skipped[:MAX_LISTED]],
+            "skipped_total": len(self.skipped),
+            "notes": list(self.notes[:MAX_LISTED]),
+            "notes_total": len(self.notes),
+            "decorative": [d.as_dict() for d in self.decorative[:MAX_LISTED]],
+            "decorative_total": len(self.decorative),
         }
 
 
@@ -283,10 +304,12 @@ class _Importer:
             unit["badges"] = badges
         profile = self.rulebook.unit(resolve_profile(self.rulebook, unit_type, tuple(badges), nation))
         unit["figures"] = profile.figures_by_nation.get(nation or "", profile.figures)
-        count = data.get("nbr_units")
-        if isinstance(count, str) and count.strip().isdecimal():
-            count = int(count)
-        if isinstance(count, int) and not isinstance(count, bool):
+        raw_count = data.get("nbr_units")
+        count = whole_number(raw_count)
+        if raw_count is not None and count is None:
+            self.skipped.append(Unmapped(h.row, h.col, "unit", name,
+                                         f"nbr_units {str(raw_count)[:MAX_NAME]!r} is not a whole number"))
+        if count is not None:
             if 1 <= count <= MAX_FIGURES:
                 unit["figures"] = unit["start_figures"] = count
             else:
@@ -322,11 +345,10 @@ class _Importer:
         if badge in (None, ""):
             return []
         text = str(badge).strip()[:MAX_NAME]
-        digits = text.lower().removeprefix("badge")
-        if not digits.isdecimal():
+        number = whole_number(text.lower().removeprefix("badge"))
+        if number is None:
             self.unknown.append(Unmapped(h.row, h.col, "badge", text))
             return []
-        number = int(digits)
         found = [
             entry_id for entry_id, rules in self.rulebook.rules.items()
             if isinstance(rules, BadgeRules) and number in rules.editor_badges
@@ -376,6 +398,10 @@ class _Importer:
                 self.skipped.append(Unmapped(h.row, h.col, "tag", name,
                                              f"{self.rulebook.names[entry_id]} goes on a unit; no unit here"))
             elif entry_id not in unit.setdefault("badges", []):
+                if len(unit["badges"]) >= MAX_BADGES:
+                    self.skipped.append(Unmapped(h.row, h.col, "tag", name,
+                                                 f"a unit carries at most {MAX_BADGES} badges and markers"))
+                    continue
                 unit["badges"].append(entry_id)
 
     # -- whole file ----------------------------------------------------------------------------
@@ -437,11 +463,10 @@ def owner_matters(rules: HexRules) -> bool:
 
 
 def _int_field(value: Any, where: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    number = whole_number(value)
+    if number is None:
         raise M44Error(where, "must be a whole number")
-    return value
+    return number
 
 
 def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -> list[str]:
@@ -545,8 +570,20 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
 
 
 def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> dict[str, Any]:
-    """Drop, one at a time, every unit or badge the engine rejects (an armor drawn on a river
-    tile), saying why, until the document parses."""
+    """Drop every unit or badge the engine rejects (an armor drawn on a river tile), saying why,
+    until the document parses.
+
+    Linear: each unit is first checked alone, on a document holding only its own hex (a unit's
+    legality depends on its hex, never on another unit's), so the whole document is parsed a
+    bounded number of times rather than once per dropped unit."""
+    by_hex = {(item["row"], item["col"]): item for item in doc["hexes"]}
+    kept = []
+    for unit in doc["units"]:
+        own_hex = by_hex.get((unit["row"], unit["col"]))
+        alone = {**doc, "hexes": [own_hex] if own_hex else [], "units": [unit]}
+        if _check_alone(alone, rulebook, importer):
+            kept.append(unit)
+    doc["units"] = kept
     for _ in range(len(doc["units"]) * 2 + len(doc["hexes"]) + 2):
         try:
             parse_situation(doc, rulebook)
@@ -556,8 +593,9 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             if index is None:
                 raise M44Error(exc.field, exc.message) from None
             unit = doc["units"][index]
-            if rest.startswith(".badges"):
-                dropped = unit["badges"].pop(int(rest.split("[")[1].split("]")[0]))
+            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
+            if badge and int(badge[1]) < len(unit.get("badges", [])):
+                dropped = unit["badges"].pop(int(badge[1]))
                 importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
                 if not unit["badges"]:
                     del unit["badges"]
@@ -569,6 +607,30 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
     except IllegalSituation as exc:
         raise M44Error(exc.field, exc.message) from None
     return doc
+
+
+def _check_alone(alone: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> bool:
+    """Drop the badges the engine rejects from the one unit of ``alone``; False when the unit
+    itself cannot stand (it is then listed in ``skipped``)."""
+    unit = alone["units"][0]
+    for _ in range(MAX_BADGES + 2):
+        try:
+            parse_situation(alone, rulebook)
+            return True
+        except IllegalSituation as exc:
+            index, rest = _unit_index(exc.field)
+            if index is None:
+                return True  # a problem of the hexes: reported by the whole-document parse
+            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
+            if badge and int(badge[1]) < len(unit.get("badges", [])):
+                dropped = unit["badges"].pop(int(badge[1]))
+                importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
+                if not unit["badges"]:
+                    del unit["badges"]
+                continue
+            importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
+            return False
+    return False
 
 
 def _unit_index(field_name: str) -> tuple[int | None, str]:

@@ -57,8 +57,9 @@ def battle_aftermath(
     try:
         retreat = retreat_options(situation, rulebook, target.id, 1, card=card, combat_card=combat_card)
         for flags in range(1, dice + 1):
+            # only the fewest figures lost is read: computed from the summaries, no path listed
             lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
-                                        combat_card=combat_card).min_figures_lost)
+                                        combat_card=combat_card, list_paths=False).min_figures_lost)
     except IllegalSituation as exc:
         problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
         lost = []

@@ -663,7 +663,7 @@ def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:
 
 
 def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> dict[str, Any]:
-    """The battle-ruling fields of the ``/api/v1/battle`` answer (shared/spec/api.md)."""
+    """The battle-ruling fields of the ``/api/v1/battle`` answer (adjudicator/API.md)."""
     board = situation.board
     los = los_json(board, ruling.los)
     return {

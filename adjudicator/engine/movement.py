@@ -6,7 +6,7 @@ hex is reached with the fewest hexes moved for every way of getting there that m
 rules: a path wholly on road earns the road bonus (``road_move_bonus`` of the road, or the unit's
 own, Supply Trucks 2), a beach caps the whole move (``max_move_onto``), must-stop hexes end the
 move. Of the paths to an end hex the one reported keeps the battle if any does, then has the
-fewest hexes moved, then the fewest entry hazards (shared/spec/api.md ``/move``).
+fewest hexes moved, then the fewest entry hazards (adjudicator/API.md ``/move``).
 
 Step costs: 1, or ``climb_cost`` moving up onto a steep hill from lower ground, or
 ``beach_climb_cost`` between a cliff / sea bluff and a beach. Readings where the sources leave
@@ -30,6 +30,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.budget import charge
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import bridged, hex_text
 from adjudicator.engine.geometry import Hex, distance
@@ -391,6 +392,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
             found.setdefault(here, []).append(state)
         if stopped:
             continue
+        charge(6)  # six neighbours examined (engine.budget: bounded work per request)
         is_first = here == start
         for to in board.neighbours(here):
             if to == start or to in state.path:
@@ -507,7 +509,7 @@ def _battle_after(m: _Mover, end: Hex, cost: int, road: bool,
 def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: str | None = None,
                 combat_card: str | None = None, after_battle: bool = False) -> MoveRuling:
     """Every hex ``unit_id`` may end its move on from where it stands, with one best path each
-    (shared/spec/api.md ``/move``). ``card`` / ``combat_card`` are resolved content ids."""
+    (adjudicator/API.md ``/move``). ``card`` / ``combat_card`` are resolved content ids."""
     unit = situation.unit(unit_id, "unit")
     profile = move_profile(situation, rulebook, unit, card, after_battle)
     if profile.why_not:
@@ -668,7 +670,7 @@ def destination_json(situation: Situation, ruling: MoveRuling, to: Hex) -> dict[
 
 
 def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex | None = None) -> dict[str, Any]:
-    """The ``/api/v1/move`` answer (shared/spec/api.md); with ``to``, also the ruling for that hex."""
+    """The ``/api/v1/move`` answer (adjudicator/API.md); with ``to``, also the ruling for that hex."""
     p = ruling.profile
     extra = {"to": destination_json(situation, ruling, to)} if to is not None else {}
     return {

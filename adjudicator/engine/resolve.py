@@ -164,7 +164,7 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     Power, Barrage) and a combat card can grant one (Bitter Resistance), as in ``/battle``. A roll
     whose faces do not add up to the battle's dice raises IllegalSituation naming ``rolled``; an
     illegal battle is answered with nothing applied."""
-    rolled = {face: count for face, count in rolled.items()}
+    rolled = dict(rolled)
     total = sum(rolled.values())
     target = ruling.target
     steps: list[Reason] = []
@@ -306,7 +306,7 @@ def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> lis
 
 
 def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -> dict[str, Any]:
-    """The ``/api/v1/resolve`` answer (shared/spec/api.md): the battle ruling's identity fields,
+    """The ``/api/v1/resolve`` answer (adjudicator/API.md): the battle ruling's identity fields,
     then the roll applied. Pure and deterministic (also run in the browser)."""
     ruling = ruling_json(situation, rulebook, res.ruling)
     out: dict[str, Any] = {k: ruling[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle",

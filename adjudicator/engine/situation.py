@@ -1,4 +1,4 @@
-"""The situation document (``shared/spec/api.md``) parsed into frozen, validated objects.
+"""The situation document (``adjudicator/API.md``) parsed into frozen, validated objects.
 
 Parsing is strict: every problem raises ``IllegalSituation`` naming the field (``units[1].row``),
 so the API can answer 400 with a message the user can act on, and the engine itself only ever
@@ -329,6 +329,13 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
     return code
 
 
+UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
+               "moved_from", "path")
+"""Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
+HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
+"""Every field of a hex the API defines (add a new one here, or saves will drop it)."""
+
+
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
     if not isinstance(item, Mapping):
         raise IllegalSituation(where, "must be an object")
@@ -396,7 +403,7 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
 
 
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
-    """A unit's ``path`` (shared/spec/api.md): start hex first, each step adjacent to the last, no hex
+    """A unit's ``path`` (adjudicator/API.md): start hex first, each step adjacent to the last, no hex
     twice, ending on the unit's hex. Whether the unit could legally have moved so is the movement
     engine's question (``engine.movement.check_path``), asked by the endpoints that use the path."""
     if value is None:

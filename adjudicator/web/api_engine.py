@@ -1,5 +1,5 @@
 """JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
-``/api/v1/fire-map`` and the OpenAPI document of the whole API (shared/spec/api.md).
+``/api/v1/fire-map`` and the OpenAPI document of the whole API (adjudicator/API.md).
 
 Thin: parse and check every field (a bad one is a 4xx naming it), call the pure engine, return
 its answer. ``/retreat`` and ``/resupply`` live in ``api_outcomes``."""
@@ -157,5 +157,5 @@ def move_view() -> Any:
 
 @bp.get("/openapi.json")
 def openapi_view() -> Any:
-    """The OpenAPI 3 description of every endpoint of shared/spec/api.md."""
+    """The OpenAPI 3 description of every endpoint of adjudicator/API.md."""
     return jsonify(openapi_document(rulebook()))

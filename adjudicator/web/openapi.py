@@ -1,4 +1,4 @@
-"""The OpenAPI 3 document of the JSON API (shared/spec/api.md), served at
+"""The OpenAPI 3 document of the JSON API (adjudicator/API.md), served at
 ``GET /api/v1/openapi.json``.
 
 Request schemas are as strict as the server: required fields, types, enums of the content ids
@@ -381,8 +381,11 @@ SEARCH_RESPONSE = {
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    text = {400: "a field is missing or invalid; `error.field` names it", 404: "no such entry",
-            413: "the body is too large", 415: "the body is not JSON"}
+    text = {400: "a field is missing or invalid; `error.field` names it", 403: "a form upload from another site",
+            404: "no such entry", 413: "the body is too large", 415: "the body is not JSON",
+            422: "the ruling needs more engine work than one request may spend (`too_complex`)",
+            429: "too many requests from this client; see `Retry-After`",
+            503: "the storage is full, read-only or unreachable; see `Retry-After`"}
     return {str(s): {"description": text[s], "content": {"application/json": {"schema": {"$ref": "#/components/"
                                                                                                   "schemas/Error"}}}}
             for s in statuses}
@@ -394,7 +397,7 @@ def _post(summary: str, request: str, response: str, description: str) -> dict[s
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request}"}}}},
         "responses": {"200": {"description": "the ruling", "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415)},
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415, 422, 429)},
     }}
 
 
@@ -465,7 +468,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
                 "responses": {"201": {"description": "saved", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}}, **_errors(400, 413, 415)},
+                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
+                    **_errors(400, 413, 415, 429, 503)},
             }},
             "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
                 {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
@@ -475,7 +479,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
                 "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}}, **_errors(400, 413)},
+                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
+                    **_errors(400, 403, 413, 415, 422, 429)},
             }},
             "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
                 {"name": "kind", "in": "path", "required": True,
@@ -504,7 +509,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                                "skipped": {"type": "array", "items": {"type": "object"}},
                                "notes": {"type": "array", "items": {"type": "string"}},
                                "decorative": {"type": "array", "items": {"type": "object"},
-                                              "description": "pieces with no rules: insignia, battle stars"}},
+                                              "description": "pieces with no rules: insignia, battle stars"},
+                               "unknown_total": {"type": "integer"}, "skipped_total": {"type": "integer"},
+                               "notes_total": {"type": "integer"}, "decorative_total": {"type": "integer"}},
             },
             "Board": {
                 "type": "object", "required": ["kind", "rows", "hexes"],
