@@ -1,144 +1,166 @@
-"""Benchmark: line of sight between every ordered pair of hexes, side by side with the old engine.
+"""Benchmark: line of sight between every ordered pair of hexes, ``sight_map`` against per-pair rulings.
 
-Run with ``.venv/bin/python bench/los.py``. For each board (standard empty, standard 30 %
-forest/hill/town, Overlord 30 %) it prints, in milliseconds for all ordered pairs:
+Run with ``.venv/bin/python bench/los.py``. Three boards (standard empty, standard with 30 % of its
+hexes forest/hill/town, Overlord 30 %, seeded), each timed
 
-- ``sight_map`` warm (best of several runs) and its first call in a fresh process, both as a
-  serving worker sees it (the app built the tables at start-up: ``warm_up``, timed too) and with
-  nothing built beforehand;
-- ``line_of_sight`` called pair by pair (with all its reasons), warm;
-- the baseline: the per-pair engine as it was before the tables (commit ``BASELINE``, read with
-  ``git show``), warm and first call in a fresh process.
+- with ``sight_map`` (``engine.los``: bit sets over the precomputed tables);
+- with ``line_of_sight`` called for every pair (every reason spelled out), as callers did before;
+- with the implementation before the tables (``adjudicator/engine/los.py`` at ``OLD_COMMIT``,
+  read with ``git show``; skipped when git or that commit is not available).
 
-First calls run in child processes (``--child``). Numbers only: no test asserts timings."""
+"warm" is the best of several runs in this process; "first" is the first call in a fresh process
+(a subprocess): for today's code after ``sightlines.warm_up()``, as in a serving worker where
+``create_app`` has built the tables (the build itself, all three board kinds, is "start-up").
+Every time is given as wall clock / CPU time of this process: on a shared machine the load
+average (printed) inflates wall times. Numbers only: no test asserts timings."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import random
-import statistics
 import subprocess
 import sys
+import tempfile
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from adjudicator.content.loader import content_dir, load_catalogue
+from adjudicator.engine import los
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, parse_situation
 
-BASELINE = "1141ecc"  # the last commit with the per-pair engine (trace cached per absolute pair)
-REPO = Path(__file__).resolve().parent.parent
-BOARD_CASES = {"standard empty": ("standard", 0.0), "standard 30%": ("standard", 0.3),
-               "overlord 30%": ("overlord", 0.3)}
+OLD_COMMIT = "1141ecc"
+"""The last commit whose ``los.py`` ruled pair by pair with an LRU cache of traces."""
+CASES = {
+    "standard empty": ("standard", 0.0),
+    "standard 30% forest/hill/town": ("standard", 0.3),
+    "overlord 30% forest/hill/town": ("overlord", 0.3),
+}
 
 
-def board(rulebook: Rulebook, name: str) -> Situation:
-    """The board of case ``name``: each hex forest, hill or town with the case's probability (seeded)."""
-    kind, cover = BOARD_CASES[name]
-    rng = random.Random(44)
-    hexes = [{"row": h.row, "col": h.col, "terrain": rng.choice(["forest", "hill", "town"])}
-             for h in BOARDS[kind].hexes() if rng.random() < cover]
-    return parse_situation({"board": kind, "hexes": hexes, "units": []}, rulebook)
+def situation_doc(case: str) -> dict[str, Any]:
+    kind, cover = CASES[case]
+    rnd = random.Random(44)
+    hexes = [{"row": h.row, "col": h.col, "terrain": rnd.choice(["forest", "hill", "town"])}
+             for h in BOARDS[kind].hexes() if rnd.random() < cover]
+    return {"board": kind, "hexes": hexes, "units": []}
 
 
-def baseline_module() -> types.ModuleType | None:
-    """The old ``engine/los.py``, loaded from git under another name; None without git history."""
+def all_pairs(module: Any, situation: Situation, rulebook: Rulebook) -> int:
+    """Rule every ordered pair with ``module.line_of_sight``; the number of clear ones."""
+    hexes = list(situation.board.hexes())
+    rule = module.line_of_sight
+    return sum(rule(situation, rulebook, a, b).clear for a in hexes for b in hexes if a != b)
+
+
+def sweep(situation: Situation, rulebook: Rulebook) -> int:
+    """All pairs with ``sight_map``; the number of clear ones (a hex seeing itself not counted)."""
+    return sum(len(seen) - 1 for seen in los.sight_map(situation, rulebook).values())
+
+
+def old_module() -> ModuleType | None:
+    """The pre-table ``los.py`` as a module of its own, or None when git cannot give it."""
     try:
-        source = subprocess.run(["git", "show", f"{BASELINE}:adjudicator/engine/los.py"], cwd=REPO,
-                                capture_output=True, text=True, check=True).stdout
+        source = subprocess.run(["git", "show", f"{OLD_COMMIT}:adjudicator/engine/los.py"], capture_output=True,
+                                text=True, check=True, cwd=Path(__file__).resolve().parent).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
-    module = types.ModuleType("baseline_los")
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    exec(compile(source, f"{BASELINE}:adjudicator/engine/los.py", "exec"), module.__dict__)
+    path = Path(tempfile.mkdtemp()) / "los_before_tables.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("los_before_tables", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
     return module
 
 
-def all_pairs(line_of_sight: Callable[..., Any], situation: Situation, rulebook: Rulebook) -> int:
-    hexes = list(situation.board.hexes())
-    return sum(line_of_sight(situation, rulebook, a, b).clear for a in hexes for b in hexes if a != b)
+def best(run: Callable[[], int], repeat: int) -> tuple[tuple[float, float], int]:
+    """The best (wall, CPU) seconds of ``repeat`` runs, and the run's result."""
+    walls, cpus, result = [], [], 0
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = run()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return (min(walls), min(cpus)), result
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
-    result = fn()
-    return 1000 * (time.perf_counter() - start), result
-
-
-def child(case: str, mode: str) -> None:
-    """One first call in this fresh process; prints ``{"ms": ..., ...}`` as JSON."""
+def first_call(case: str, how: str) -> dict[str, tuple[float, float]]:
+    """Measured in this (fresh) process: what the first call costs, (wall, CPU) seconds."""
     rulebook = load_catalogue(content_dir()).rulebook()
-    situation = board(rulebook, case)
-    out: dict[str, float] = {}
-    if mode == "baseline":
-        old = baseline_module()
-        assert old is not None
-        out["ms"], _ = timed(lambda: all_pairs(old.line_of_sight, situation, rulebook))
-    else:
-        from adjudicator.engine.los import sight_map
+    situation = parse_situation(situation_doc(case), rulebook)
+    out: dict[str, tuple[float, float]] = {}
+    if how in ("sight_map", "line_of_sight"):  # a serving worker: create_app has warmed the tables
         from adjudicator.engine.sightlines import warm_up
 
-        if mode == "worker":
-            out["warm_up_ms"], _ = timed(warm_up)
-        out["ms"], _ = timed(lambda: sight_map(situation, rulebook))
-    print(json.dumps(out))
+        def start_up() -> int:
+            warm_up()
+            return 0
+
+        out["startup"], _ = best(start_up, 1)
+    if how == "sight_map":
+        run: Callable[[], int] = lambda: sweep(situation, rulebook)  # noqa: E731
+    elif how == "line_of_sight":
+        run = lambda: all_pairs(los, situation, rulebook)  # noqa: E731
+    else:
+        old = old_module()
+        assert old is not None
+        run = lambda: all_pairs(old, situation, rulebook)  # noqa: E731
+    out["first"], _ = best(run, 1)
+    return out
 
 
-def fresh(case: str, mode: str) -> dict[str, float]:
-    done = subprocess.run([sys.executable, __file__, "--child", case, mode], cwd=REPO, capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def in_fresh_process(case: str, how: str) -> dict[str, tuple[float, float]]:
+    out = subprocess.run([sys.executable, __file__, "--first", case, how], capture_output=True, text=True, check=True)
+    return {key: (wall, cpu) for key, (wall, cpu) in json.loads(out.stdout).items()}
 
 
-def runs(fn: Callable[[], Any], n: int) -> tuple[float, float]:
-    """Best and median of ``n`` timed runs, in milliseconds."""
-    times = [timed(fn)[0] for _ in range(n)]
-    return min(times), statistics.median(times)
-
-
-def measure(case: str, rulebook: Rulebook, old: types.ModuleType | None) -> None:
-    """One line of the table for board ``case``."""
-    from adjudicator.engine.los import line_of_sight, sight_map
-
-    situation = board(rulebook, case)
-    n = len(list(situation.board.hexes()))
-    seen = sight_map(situation, rulebook)
-    clear = sum(len(v) - 1 for v in seen.values())
-    warm, warm_median = runs(lambda: sight_map(situation, rulebook), 15)
-    worker, cold = fresh(case, "worker"), fresh(case, "cold")
-    per_pair, _ = runs(lambda: all_pairs(line_of_sight, situation, rulebook), 2)
-    old_warm = old_first = float("nan")
-    if old is not None:
-        old_first = fresh(case, "baseline")["ms"]
-        assert all_pairs(old.line_of_sight, situation, rulebook) == clear, "the old engine disagrees"
-        old_warm, _ = runs(lambda: all_pairs(old.line_of_sight, situation, rulebook), 2)
-    print(f"{case:15} {n * (n - 1):>6} {warm:>8.2f} ({warm_median:.2f}) {worker['ms']:>12.2f} {cold['ms']:>13.0f} "
-          f"{per_pair:>14.0f} {old_warm:>9.0f} {old_first:>8.0f}   "
-          f"({clear} clear; worker start-up warm_up {worker['warm_up_ms']:.0f} ms)")
+def ms(seconds: tuple[float, float] | None) -> str:
+    """``wall/CPU`` milliseconds."""
+    if seconds is None:
+        return "—"
+    wall, cpu = seconds
+    return f"{1000 * wall:,.1f}/{1000 * cpu:,.1f}"
 
 
 def main() -> None:
-    from adjudicator.engine.sightlines import warm_up
-
     rulebook = load_catalogue(content_dir()).rulebook()
-    build_ms, _ = timed(warm_up)
-    old = baseline_module()
-    print(f"tables of all three boards built in {build_ms:.0f} ms (in this process); all times in ms "
-          "for every ordered pair")
+    old = old_module()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+          "times in ms, wall/CPU (CPU: this process only)")
+    print(f"{'board':30} {'pairs':>6} | {'sight_map warm':>14} {'first':>11} {'start-up':>13} | "
+          f"{'per pair warm':>15} {'first':>15} | {'before tables':>15} {'first':>15}")
+    for case in CASES:
+        situation = parse_situation(situation_doc(case), rulebook)
+        n = len(list(situation.board.hexes()))
+        sweep(situation, rulebook)
+        fast, clear = best(lambda: sweep(situation, rulebook), 30)  # noqa: B023
+        per_pair, clear_pairs = best(lambda: all_pairs(los, situation, rulebook), 2)  # noqa: B023
+        assert clear == clear_pairs, (case, clear, clear_pairs)
+        first = in_fresh_process(case, "sight_map")
+        first_pairs = in_fresh_process(case, "line_of_sight")
+        before: tuple[float, float] | None = None
+        first_before: tuple[float, float] | None = None
+        if old is not None:
+            before, clear_old = best(lambda: all_pairs(old, situation, rulebook), 2)  # noqa: B023
+            assert clear == clear_old, (case, clear, clear_old)
+            first_before = in_fresh_process(case, "before")["first"]
+        print(f"{case:30} {n * (n - 1):>6,} | {ms(fast):>14} {ms(first['first']):>11} {ms(first['startup']):>13} | "
+              f"{ms(per_pair):>15} {ms(first_pairs['first']):>15} | {ms(before):>15} {ms(first_before):>15}",
+              flush=True)
     if old is None:
-        print(f"baseline: commit {BASELINE} not available (no git history); old engine columns left out")
-    print(f"{'board':15} {'pairs':>6} {'sight_map best (median)':>23} {'1st, worker':>12} {'1st, no tables':>14} "
-          f"{'line_of_sight':>14} {'old warm':>9} {'old 1st':>8}")
-    for case in BOARD_CASES:
-        measure(case, rulebook, old)
+        print(f"(the implementation before the tables needs git and commit {OLD_COMMIT}: not available here)")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        child(sys.argv[2], sys.argv[3])
+    if len(sys.argv) == 4 and sys.argv[1] == "--first":
+        print(json.dumps(first_call(sys.argv[2], sys.argv[3])))
     else:
         main()

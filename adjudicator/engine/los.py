@@ -1,43 +1,36 @@
 """Exact line of sight (content ``line_of_sight``; Game help summary, Battle — Line of sight).
 
-Geometry is done on whole numbers only. In the coordinates ``x = 3*col``, ``y = 3*row`` (an
-affine image of the real board, which keeps straight lines straight and incidences intact) a hex
-centre is ``(3c, 3r)`` and its six corners are the integer points ``(3c±3, 3r±1)`` and
-``(3c, 3r±2)``. For the centre-to-centre segment every nearby hex is classified as
-
-- *crossed*: the segment meets the hex's interior;
-- *edge*: the segment runs along one of its edges for a positive length (the pair of hexes on
-  both sides of that edge is reported);
-- *corner touch*: the segment meets it at a single corner; such a hex never blocks
-  (reading 2 of ``line_of_sight``).
+The geometry (which hexes a centre-to-centre line crosses, runs along at an edge, or touches at a
+corner, in whole numbers) lives in ``sightlines``, precomputed per board kind. Here are the rules.
 
 Blocking: an intermediate crossed hex holding an obstruction (any unit, or a feature with
 ``blocks_los`` under its ``los_rule``) blocks; an edge blocks only when the hexes on *both* of its
-sides are obstructions, each edge judged on its own (reading 1); the two end hexes never block;
-adjacent hexes always see each other; off-board hexes never block.
+sides are obstructions, each edge judged on its own (reading 1); a corner touch never blocks
+(reading 2); the two end hexes never block; adjacent hexes always see each other; off-board hexes
+never block.
 
-``sight_map`` answers the same question for many pairs at once from the per-board tables of
-``sightlines``, with the same readings.
+``line_of_sight`` rules on one pair with every reason; ``sight_map`` answers "who sees whom" for
+many origins at once with bit sets over the precomputed shadows, and agrees with it on every pair.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Any, Literal
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import HexRules, Rulebook
-from adjudicator.engine.sightlines import CORNERS as CORNERS  # re-exported: the geometry lives there
-from adjudicator.engine.sightlines import SightTable, sight_table
-from adjudicator.engine.sightlines import Trace as Trace
-from adjudicator.engine.sightlines import trace as trace
-from adjudicator.engine.situation import Situation
+from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
+from adjudicator.engine.situation import HexState, Situation
+
+__all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
+           "hex_json", "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
 
 LOS_RULE = "line_of_sight"
 """The core content entry every line-of-sight ruling cites."""
@@ -46,6 +39,7 @@ READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crosse
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
 LAKE_READING = "contiguous_touched"
 """Lake hexes count only as a run of two or more contiguous lake hexes crossed or run along."""
+
 
 @dataclass(frozen=True)
 class Blocker:
@@ -77,17 +71,13 @@ class LineOfSight:
 class _Obstructions:
     """Decides, hex by hex, whether a hex holds an obstruction for one particular line."""
 
-    def __init__(self, situation: Situation, rulebook: Rulebook, line: Trace,
-                 plateaus: _SightBlockers | None = None) -> None:
+    def __init__(self, situation: Situation, rulebook: Rulebook, line: Trace) -> None:
         self.situation = situation
         self.rulebook = rulebook
         self.line = line
         self.board: Board = situation.board
         self.notes: list[Reason] = []
-        self._groups: dict[str, set[Hex] | frozenset[Hex] | None] = {}
-        if plateaus is not None:  # every group's components, already found
-            self._groups = {g: found.get(line.start) for g, found in plateaus.component.items()}
-            self._groups.update(plateaus.no_groups)
+        self._groups: dict[str, set[Hex] | None] = {}
         self._lakes: set[Hex] | None = None
         self.used_lake_rule = False
 
@@ -157,10 +147,13 @@ class _Obstructions:
 
 def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: str) -> set[Hex] | None:
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
-    ``start``; None when ``start`` is not such a hex."""
-    members = {h for h, state in situation.hexes.items()
-               if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
-    return _component(start, members) if start in members else None
+    ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
+    def member(state: HexState) -> bool:
+        return any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())
+
+    if not member(situation.hex_state(start)):
+        return None
+    return _component(start, {h for h, state in situation.hexes.items() if member(state)})
 
 
 def _component(start: Hex, members: set[Hex]) -> set[Hex]:
@@ -182,31 +175,15 @@ def hex_label(board: Board, h: Hex) -> str:
 
 
 def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target: Hex) -> LineOfSight:
-    """Rule on the line between the centres of ``origin`` and ``target`` (content ``line_of_sight``).
-
-    On a board's own hexes the precomputed line (``sightlines.SightTable``) says at once whether
-    anything that could obstruct lies on it; a line with nothing on it skips the hex-by-hex
-    reading, whose answer would be the same."""
+    """Rule on the line between the centres of ``origin`` and ``target`` (content ``line_of_sight``)."""
     d = distance(origin, target)
+    line = trace(origin, target)
     board = situation.board
     if d <= 1:
         text = "the two hexes are the same" if d == 0 else "adjacent units always see each other"
         return LineOfSight(origin, target, d, True, (), (), (), (), (Reason(LOS_RULE, text.capitalize()),),
                            dict(READINGS))
-    table = sight_table(board.kind)
-    row, j = table.masks.get(origin), table.position.get(target)
-    if row is None or j is None:
-        line, sight = trace(origin, target), None
-    else:
-        line, sight = table.trace(origin, target), _blockers(situation, rulebook, table)
-        if not table.touched(row[j]) & sight.candidates and not (
-                line.corners and sight.candidates & table.bits(line.corners)):
-            index = table.index
-            return LineOfSight(
-                origin, target, d, True, tuple([h for h in line.crossed if h in index]), line.edges,
-                tuple([h for h in line.corners if h in index]),
-                (), (Reason(LOS_RULE, "Nothing on the line between the two hexes blocks it"),), dict(READINGS))
-    obstructions = _Obstructions(situation, rulebook, line, sight)
+    obstructions = _Obstructions(situation, rulebook, line)
     blockers: list[Blocker] = []
     reasons: list[Reason] = []
     for h in line.crossed:
@@ -242,6 +219,174 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
     )
 
 
+def sight_map(situation: Situation, rulebook: Rulebook,
+              origins: Iterable[Hex] | None = None) -> dict[Hex, frozenset[Hex]]:
+    """Every origin (default: every hex of the board) -> the hexes it has clear line of sight to.
+
+    The same ruling as ``line_of_sight(...).clear`` for every pair (content ``line_of_sight``,
+    ``hill``, ``lake``), the origin itself and its neighbours included, but for a whole board in
+    a few milliseconds: the obstructions become one bit set, and the targets an origin cannot see
+    are the union of the precomputed shadows (``sightlines.BoardSight``) of its obstructed hexes
+    and of its edges with obstructions on both sides. An origin off the board is an
+    ``IllegalSituation`` naming ``origins[i]``."""
+    sight = board_sight(situation.board)
+    if origins is None:
+        chosen: Iterable[Hex] = sight.hexes
+    else:
+        chosen = dict.fromkeys(origins)
+        for i, h in enumerate(chosen):
+            if not isinstance(h, Hex) or h not in sight.index:
+                raise IllegalSituation(f"origins[{i}]", f"{h!r} is not a hex of the {situation.board.kind} board")
+    sweep = _Sweep(situation, rulebook, sight)
+    full, index, hexset = sight.full, sight.index, sight.hexset
+    if origins is None:  # by number: hashing a Hex costs more than the sweep's bit operations
+        return {h: hexset(full & ~sweep.blocked(i, h)) for i, h in enumerate(sight.hexes)}
+    return {h: hexset(full & ~sweep.blocked(index[h], h)) for h in chosen}
+
+
+class _Sweep:
+    """The obstructions of one situation as bit sets over one board's hexes, and the sweep.
+
+    What obstructs a line depends on the line only through two rules, handled here exactly as
+    ``_Obstructions`` does for one line:
+
+    - plateau (content ``hill``): a feature of group ``g`` is excused when both ends and the hex
+      stand in one contiguous group of ``g``; so the targets of an origin on such a group fall
+      into classes (inside or outside each of its groups), each with its own obstruction set;
+    - lake groups (content ``lake``): a lake hex obstructs only as part of a run of contiguous
+      lake hexes the line meets. Lakes only ever add obstructions, so a target already blocked
+      without them stays blocked; the few others whose line meets a possible run are ruled pair
+      by pair with ``_Obstructions`` itself."""
+
+    def __init__(self, situation: Situation, rulebook: Rulebook, sight: BoardSight) -> None:
+        self.situation, self.rulebook, self.sight = situation, rulebook, sight
+        index = sight.index
+        always = 0
+        plateaus: dict[str, int] = {}
+        lake_sizes: dict[int, int] = {}
+        self.offboard_lakes = False
+        for h, state in situation.hexes.items():
+            i = index.get(h)
+            for feature in state.features():
+                rules = rulebook.hex_rules(feature)
+                if not rules.blocks_los:
+                    continue
+                if rules.los_rule == "lake_group":
+                    if i is None:
+                        self.offboard_lakes = True  # not from parse_situation; rule every lake pair
+                    else:
+                        lake_sizes[i] = max(lake_sizes.get(i, 0), rules.los_min_group)
+                elif i is None:
+                    continue  # off the board: never obstructs
+                elif rules.los_rule == "plateau" and rules.plateau:
+                    plateaus[rules.plateau] = plateaus.get(rules.plateau, 0) | 1 << i
+                else:
+                    always |= 1 << i
+        for unit in situation.units:
+            i = index.get(unit.hex)
+            if i is not None:
+                always |= 1 << i
+        self.always = always
+        self.lake_sizes = lake_sizes
+        # Per plateau group with obstructing hexes: those hexes, and each member's component.
+        self.groups: list[tuple[int, dict[int, int]]] = []
+        for group, obstructing in plateaus.items():
+            members = {h for h, state in situation.hexes.items()
+                       if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
+            component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
+            for h in members:
+                if index.get(h) is not None and index[h] not in component_of:
+                    component = _component(h, members)
+                    bits = sight.mask(component)
+                    component_of.update(dict.fromkeys((index[x] for x in component if x in index), bits))
+            self.groups.append((obstructing, component_of))
+        self._lists: dict[int, list[int]] = {}
+        self.on_plateau = {i for _, component_of in self.groups for i in component_of}
+        self.off_plateau = [(sight.full, reduce(or_, (obstructing for obstructing, _ in self.groups), always))]
+        """The one class of an origin on no plateau group: every plateau hex obstructs."""
+
+    def classes(self, origin: int) -> list[tuple[int, int]]:
+        """(targets, obstructions) for the targets of hex ``origin`` sharing one obstruction set."""
+        if origin not in self.on_plateau:
+            return self.off_plateau
+        full = self.sight.full
+        mine = [(obstructing, component_of[origin]) for obstructing, component_of in self.groups
+                if origin in component_of]
+        base = self.always
+        for obstructing, component_of in self.groups:
+            if origin not in component_of:
+                base |= obstructing
+        found = [(full, base)]
+        for obstructing, component in mine:  # split every class into inside / outside the group
+            found = [part for targets, obstruct in found for part in (
+                (targets & component, obstruct | (obstructing & ~component)),
+                (targets & ~component, obstruct | obstructing)) if part[0]]
+        return found
+
+    def obstructed(self, obstruct: int) -> list[int]:
+        """The numbers of the hexes in ``obstruct`` (a few distinct sets per situation, kept)."""
+        found = self._lists.get(obstruct)
+        if found is None:
+            found = self._lists[obstruct] = self.sight.bits(obstruct)
+        return found
+
+    def blocked(self, si: int, origin: Hex) -> int:
+        """The targets ``origin`` (hex number ``si``) has no line of sight to."""
+        cross, runs = self.sight.cross[si], self.sight.runs[si]
+        out = 0
+        for targets, obstruct in self.classes(si):
+            shadow = reduce(or_, map(cross.__getitem__, self.obstructed(obstruct)), 0)
+            for both, targets_along in runs:
+                if obstruct & both == both:  # reading 1: an edge blocks when both its sides do
+                    shadow |= targets_along
+            if self.lake_sizes or self.offboard_lakes:
+                shadow |= self._lake_blocked(si, origin, targets & ~shadow, obstruct)
+            out |= shadow & targets
+        return out
+
+    def _lake_candidates(self, si: int) -> int:
+        """Targets whose line from hex ``si`` meets a lake hex that could block: one that counts
+        on its own, or two touching lake hexes (every run of two or more holds such a pair)."""
+        sight = self.sight
+        cross, side = sight.cross[si], sight.side[si]
+        touch = {i: cross[i] | side.get(i, 0) for i in self.lake_sizes}
+        out = 0
+        for i, size in self.lake_sizes.items():
+            if size <= 1:
+                out |= touch[i]
+            for j in sight.neighbours[i]:
+                if j > i and j in touch:
+                    out |= touch[i] & touch[j]
+        return out
+
+    def _lake_blocked(self, si: int, origin: Hex, open_targets: int, obstruct: int) -> int:
+        """Of ``open_targets``, those a run of lake hexes blocks, ruled line by line."""
+        sight = self.sight
+        if not self.offboard_lakes:
+            open_targets &= self._lake_candidates(si)
+        out = 0
+        for ei in sight.bits(open_targets):
+            line = trace(origin, sight.hexes[ei])
+            lakes = _Obstructions(self.situation, self.rulebook, line)._lake_runs()
+            if lakes and _line_blocked(sight, line, obstruct | sight.mask(lakes)):
+                out |= 1 << ei
+        return out
+
+
+def _line_blocked(sight: BoardSight, line: Trace, obstruct: int) -> bool:
+    """A crossed hex obstructed, or an edge obstructed on both sides (off-board hexes never are)."""
+    index = sight.index
+    for h in line.crossed:
+        i = index.get(h)
+        if i is not None and obstruct >> i & 1:
+            return True
+    for a, b in line.edges:
+        i, j = index.get(a), index.get(b)
+        if i is not None and j is not None and obstruct >> i & 1 and obstruct >> j & 1:
+            return True
+    return False
+
+
 def _dedupe(reasons: Iterable[Reason]) -> list[Reason]:
     return list(dict.fromkeys(reasons))
 
@@ -273,183 +418,3 @@ def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
         "readings": los.readings,
         "reasons": [r.to_dict() for r in los.reasons],
     }
-
-
-class _SightBlockers:
-    """The obstructions of one situation as bit sets of a ``SightTable`` (content
-    ``line_of_sight``, ``hill``, ``lake``), read exactly as ``_Obstructions`` reads them.
-
-    A hex obstructs a line when it holds a unit or a feature that ``blocks_los`` under its
-    ``los_rule``, except that
-
-    - a ``plateau`` feature is excused when both ends and the hex lie in one contiguous group of
-      its plateau (``plateau_group`` from the origin): only targets in the origin's own group
-      need a second look, with those hexes taken out;
-    - a ``lake_group`` feature counts only inside a run of ``los_min_group`` contiguous such hexes
-      the line crosses or runs along: a lake hex whose whole group on the board is smaller never
-      counts; lines that touch a larger group get a second look."""
-
-    def __init__(self, situation: Situation, rulebook: Rulebook, table: SightTable) -> None:
-        self.table = table
-        index = table.index
-        always = 0
-        self.plateau_hexes: dict[Hex, frozenset[str]] = {}  # groups of its blocking plateau features
-        lake_size: dict[Hex, int] = {}  # the run length each lake hex needs
-        members: dict[str, set[Hex]] = {}
-        for unit in situation.units:
-            if unit.hex in index:
-                always |= 1 << index[unit.hex]
-        for h, state in situation.hexes.items():
-            if h not in index:
-                continue
-            groups: set[str] = set()
-            for feature in state.features():
-                rules = rulebook.hex_rules(feature)
-                plateau = getattr(rulebook.rules.get(feature), "plateau", None)
-                if plateau:
-                    members.setdefault(plateau, set()).add(h)
-                if not rules.blocks_los:
-                    continue
-                if rules.los_rule == "plateau" and rules.plateau:
-                    groups.add(rules.plateau)
-                elif rules.los_rule == "lake_group":
-                    lake_size[h] = max(lake_size.get(h, 0), rules.los_min_group)
-                else:
-                    always |= 1 << index[h]
-            if groups:
-                self.plateau_hexes[h] = frozenset(groups)
-        self.always = always
-        self.plateau_bits = table.bits(self.plateau_hexes)
-        self.obstructing = always | self.plateau_bits  # no plateau excused, no lake run
-        self.candidates = self.obstructing | table.bits(lake_size)  # all that may ever obstruct
-        self.blocking = table.blocking_bits(self.obstructing)
-        self._blocking: dict[int, int] = {self.obstructing: self.blocking}
-        self.component: dict[str, dict[Hex, frozenset[Hex]]] = {}  # per plateau group: hex -> its group
-        for group, hexes in members.items():
-            found: dict[Hex, frozenset[Hex]] = {}
-            for h in hexes:
-                if h not in found:
-                    component = frozenset(_component(h, hexes))
-                    found.update(dict.fromkeys(component, component))
-            self.component[group] = found
-        self.no_groups: dict[str, None] = {  # plateaus the rulebook knows with no hex on this board
-            p: None for r in rulebook.rules.values() if (p := getattr(r, "plateau", None)) and p not in members}
-        self.on_plateau = frozenset().union(*(found.keys() for found in self.component.values()))
-        self.lake_bits = table.bits(lake_size)
-        self.lake_needs: dict[int, int] = {}  # run length -> the lake hexes that need it
-        for h, size in lake_size.items():
-            self.lake_needs[size] = self.lake_needs.get(size, 0) | 1 << index[h]
-        possible = self.lake_runs(self.lake_bits)  # lake hexes that may ever count
-        self.lake_touch = table.touching_bits(possible) if possible else 0
-
-    def lake_runs(self, lakes: int) -> int:
-        """Of the lake hexes ``lakes``, those in a contiguous group of them as large as they need."""
-        runs, rest = 0, lakes
-        steps = self.table.steps
-        while rest:
-            group = grown = rest & -rest
-            while grown:  # flood fill: neighbours are fixed index offsets
-                around = 0
-                for step in steps:
-                    around |= (group << step) | (group >> step)
-                grown = around & lakes & ~group
-                group |= grown
-            rest &= ~group
-            size = group.bit_count()
-            for needs, hexes in self.lake_needs.items():
-                if size >= needs:
-                    runs |= group & hexes
-        return runs
-
-    def shared_groups(self, origin: Hex) -> dict[Hex, int]:
-        """Targets in a plateau group with ``origin`` -> the obstructions of that line: the
-        plateau hexes of the groups both ends share are excused (content ``hill``)."""
-        shared: dict[Hex, int] = {}
-        groups = [(g, comps[origin]) for g, comps in self.component.items() if origin in comps]
-        cache: dict[frozenset[str], int] = {}
-        for target in frozenset().union(*(component for _, component in groups)):
-            key = frozenset(g for g, component in groups if target in component)
-            if key not in cache:
-                excused = (h for h, needs in self.plateau_hexes.items()
-                           if all(g in key and h in self.component[g][origin] for g in needs))
-                cache[key] = self.always | self.plateau_bits & ~self.table.bits(excused)  # a unit still blocks
-            shared[target] = cache[key]
-        return shared
-
-    def clear(self, mask: int, obstructing: int) -> bool:
-        """Whether the line ``mask`` is clear given ``obstructing`` and the lake runs on it."""
-        blocking = self._blocking.get(obstructing)
-        if blocking is None:
-            blocking = self._blocking[obstructing] = self.table.blocking_bits(obstructing)
-        if mask & blocking:
-            return False
-        if not mask & self.lake_touch:
-            return True
-        runs = self.lake_runs(self.table.touched(mask) & self.lake_bits)
-        return not runs or not mask & self.table.blocking_bits(obstructing | runs)
-
-
-_CACHE_SIZE = 8
-_cache: OrderedDict[tuple[int, int], tuple[weakref.ref[Situation], weakref.ref[Rulebook], _SightBlockers]] = (
-    OrderedDict())
-_cache_lock = threading.Lock()
-
-
-def _blockers(situation: Situation, rulebook: Rulebook, table: SightTable) -> _SightBlockers:
-    """The bit sets of ``situation``, kept for the last few situations (a fire map or a sweep asks
-    for many lines of one situation). Situations are frozen; weak references make sure an entry
-    is only reused for the very same objects, never for a new one that got a recycled id."""
-    key = (id(situation), id(rulebook))
-    with _cache_lock:  # threaded servers: one request's eviction must not race another's lookup
-        hit = _cache.get(key)
-        if hit is not None and hit[0]() is situation and hit[1]() is rulebook and hit[2].table is table:
-            _cache.move_to_end(key)
-            return hit[2]
-    blockers = _SightBlockers(situation, rulebook, table)
-    with _cache_lock:
-        _cache[key] = (weakref.ref(situation), weakref.ref(rulebook), blockers)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return blockers
-
-
-def sight_map(situation: Situation, rulebook: Rulebook, origins: Iterable[Hex] | None = None,
-              ) -> dict[Hex, frozenset[Hex]]:
-    """Every origin (default: every hex of the board) -> the hexes it has clear line of sight to
-    (content ``line_of_sight``): exactly those ``t`` for which ``line_of_sight(situation,
-    rulebook, origin, t).clear``, the origin itself and adjacent hexes included.
-
-    One ``&`` per pair, run in C by ``map``, against the precomputed lines of
-    ``sightlines.SightTable``; only lines from a plateau to the same group, and lines touching a
-    lake group large enough to count, take a second look. Raises ``IllegalSituation`` (field
-    ``origins[n]``) for a hex off the board."""
-    table = sight_table(situation.board.kind)
-    blockers = _blockers(situation, rulebook, table)
-    hexes, masks, position = table.hexes, table.masks, table.position
-    blocking, lake_touch = blockers.blocking, blockers.lake_touch
-    quick = blocking | lake_touch
-    out: dict[Hex, frozenset[Hex]] = {}
-    for n, origin in enumerate(table.hexes if origins is None else origins):
-        row = masks.get(origin)
-        if row is None:
-            where = f"({origin.row}, {origin.col})" if isinstance(origin, Hex) else repr(origin)
-            raise IllegalSituation(f"origins[{n}]", f"{where} is not on the {situation.board.kind} board")
-        shared = blockers.shared_groups(origin) if origin in blockers.on_plateau else {}
-        if not quick and not shared:
-            out[origin] = table.everything
-            continue
-        flags = bytes(map(bool, map(quick.__and__, row)))  # 1: blocked, or a lake to look at
-        seen = table.unflagged(flags)
-        again: list[int] = []
-        if lake_touch:
-            touching = int.from_bytes(bytes(map(bool, map(lake_touch.__and__, row))), "big")
-            maybe = touching & ~int.from_bytes(bytes(map(bool, map(blocking.__and__, row))), "big")
-            while maybe:
-                low = maybe & -maybe
-                again.append(len(hexes) - 1 - (low.bit_length() - 1) // 8)  # one byte per hex
-                maybe ^= low
-        again.extend(position[t] for t in shared if flags[position[t]])
-        extra = [hexes[j] for j in dict.fromkeys(again)
-                 if blockers.clear(row[j], shared.get(hexes[j], blockers.obstructing))]
-        out[origin] = seen.union(extra) if extra else seen
-    return out

@@ -1,28 +1,31 @@
-"""Terrain-independent geometry of centre-to-centre lines, precomputed per board kind (content
-``line_of_sight``).
+"""The terrain-free geometry of every centre-to-centre line, exact and precomputed (content
+``line_of_sight``; Game help summary, Battle — Line of sight).
 
-Which hexes a line crosses, which edges it runs along and which corners it touches depend only on
-the two end hexes, never on what stands on the board. Two facts make that cheap to tabulate:
+Geometry is done on whole numbers only. In the coordinates ``x = 3*col``, ``y = 3*row`` (an
+affine image of the real board, which keeps straight lines straight and incidences intact) a hex
+centre is ``(3c, 3r)`` and its six corners are the integer points ``(3c±3, 3r±1)`` and
+``(3c, 3r±2)``. For the centre-to-centre segment every nearby hex is classified as
 
-- *Translation*: moving both ends by the same lattice step moves the whole trace by that step, so
-  a trace is computed once per difference vector (``relative_trace``): a few hundred per board.
-- *Bit sets*: hexes get a padded index ``idx = (row + 1) * width + (col + row) // 2 + 1`` that is
-  linear on the lattice, so a neighbour is always the same index offset away (``+1`` east,
-  ``+width`` south-west, ``+width + 1`` south-east). A line becomes one Python int
-  (``SightTable.masks``): the crossed hexes in the first segment, then one segment per edge
-  direction holding the edges it runs along, each keyed by its first hex. Whether a set of
-  obstructions blocks a line is then one ``&`` (see ``SightTable.blocking_bits``): an edge blocks
-  when both its hexes obstruct, i.e. ``O & (O >> step)`` in the segment of that direction.
+- *crossed*: the segment meets the hex's interior;
+- *edge*: the segment runs along one of its edges for a positive length (the pair of hexes on
+  both sides of that edge is reported);
+- *corner touch*: the segment meets it at a single corner.
 
-The exact whole-number classification of ``trace`` (x = 3·col, y = 3·row) is unchanged; the tables
-are built from it. Pure: no I/O; the tables are built in-process (``sight_table``), about 0.2 s of
-CPU for all three boards (~8 MB), which the app does at start-up (``warm_up``)."""
+Which hexes a line meets depends only on the displacement between its ends (the lattice of hex
+centres is invariant under translation by any ``(dr, dc)`` with ``dr + dc`` even), so each
+displacement is classified once (``relative``) and moved onto its start (``trace``). For the
+sweeps of ``los.sight_map`` every board kind gets ``BoardSight``: for every origin, the *shadow*
+of each hex (the targets whose line crosses it) and of each edge (the targets whose line runs
+along it), as Python ``int`` bit sets indexed by hex number — a whole sweep is then a few bit
+operations per obstruction instead of a walk along every line. Pure: no I/O; the tables are built
+in-process, once per board kind (``board_sight``; ``adjudicator.create_app`` warms them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from threading import Lock
 
 from adjudicator.engine.geometry import BOARDS, Board, Hex
 
@@ -30,13 +33,8 @@ from adjudicator.engine.geometry import BOARDS, Board, Hex
 # (row, col) step to the neighbour across the edge from corner i to corner i+1.
 CORNERS: tuple[tuple[int, int], ...] = ((0, -2), (3, -1), (3, 1), (0, 2), (-3, 1), (-3, -1))
 ACROSS_EDGE: tuple[tuple[int, int], ...] = ((-1, 1), (0, 2), (1, 1), (1, -1), (0, -2), (-1, -1))
-EDGE_STEPS: tuple[tuple[int, int], ...] = ((0, 2), (1, 1), (1, -1))
-"""The three edge directions, as the (row, col) step from an edge's first hex (in ``Hex`` order)
-to its second; segment ``1 + k`` of a line mask holds the edges of direction ``k``."""
 
 Offset = tuple[int, int]
-CHUNK = 8
-"""Hexes per cached piece of a ``sight_map`` answer: 2**8 patterns per piece at most."""
 
 
 @dataclass(frozen=True)
@@ -54,113 +52,94 @@ class Trace:
     corners: tuple[Hex, ...]
 
 
-@dataclass(frozen=True)
-class RelativeTrace:
-    """A ``Trace`` from ``(0, 0)`` to ``(drow, dcol)``, as (row, col) offsets from the start."""
-
-    crossed: tuple[Offset, ...]
-    edges: tuple[tuple[Offset, Offset], ...]
-    corners: tuple[Offset, ...]
-
-
-@lru_cache(maxsize=4096)  # the three boards need < 2,000 vectors; bounded for any other input
-def relative_trace(drow: int, dcol: int) -> RelativeTrace:
-    """Classify every hex near the segment from the centre of ``(0, 0)`` to that of ``(drow, dcol)``.
+def classify(start: Hex, end: Hex) -> Trace:
+    """Classify every hex near the segment between the centres of ``start`` and ``end``.
 
     Only hexes in the segment's bounding box (widened by one column for edges) can meet it, so
     only those are tested. For a hex with corners ``v``, ``s = cross(d, v - P0)`` says on which
     side of the line each corner lies and ``p = dot(v - P0, d)`` where along it; the segment is
     ``0 <= p <= |d|^2``. Neither end centre lies on another hex, so a hex met by the line is
-    either wholly between the ends or wholly beyond them, and one point decides which."""
-    dx, dy = 3 * dcol, 3 * drow
+    either wholly between the ends or wholly beyond them, and one point decides which.
+
+    This is the reference computation; ``trace`` gives the same answer from the table."""
+    ax, ay = 3 * start.col, 3 * start.row
+    dx, dy = 3 * (end.col - start.col), 3 * (end.row - start.row)
     length2 = dx * dx + dy * dy
-    crossed: list[tuple[int, Offset]] = []
-    edges: dict[tuple[Offset, Offset], int] = {}
-    corners: list[tuple[int, Offset]] = []
+    crossed: list[tuple[int, Hex]] = []
+    edges: dict[tuple[Hex, Hex], int] = {}
+    corners: list[tuple[int, Hex]] = []
     if length2 == 0:
-        return RelativeTrace((), (), ())
-    if drow < 0 or (drow == 0 and dcol < 0):
-        return _reversed(relative_trace(-drow, -dcol), drow, dcol)
-    reach = max(abs(dx * oy - dy * ox) for ox, oy in CORNERS)  # |s| of a corner minus that of the centre
-    row_lo, row_hi = sorted((0, drow))
-    col_lo, col_hi = sorted((0, dcol))
+        return Trace(start, end, (), (), ())
+    side = [dx * oy - dy * ox for ox, oy in CORNERS]  # cross(d, corner offset), per corner
+    along = [dx * ox + dy * oy for ox, oy in CORNERS]  # dot(corner offset, d), per corner
+    side_lo, side_hi = min(side), max(side)
+    row_lo, row_hi = sorted((start.row, end.row))
+    col_lo, col_hi = sorted((start.col, end.col))
     for row in range(row_lo, row_hi + 1):
-        lo, hi = col_lo - 1, col_hi + 1
-        if dy:  # a hex spans y = 3·row ± 2 and x = 3·col ± 3: skip those far from the segment
-            sign, den = (1, dy) if dy > 0 else (-1, -dy)
-            y_lo, y_hi = max(min(0, dy), 3 * row - 2), min(max(0, dy), 3 * row + 2)
-            x_a, x_b = sorted((sign * dx * y_lo, sign * dx * y_hi))  # x = dx·y/dy, times den
-            lo = max(lo, (x_a // den - 3) // 3 - 1)
-            hi = min(hi, -(-(-(-x_b // den) + 3) // 3) + 1)
-        first = lo if (row + lo) % 2 == 0 else lo + 1
-        for col in range(first, hi + 1, 2):
-            if (row, col) in ((0, 0), (drow, dcol)):
+        low, high = _window(ax, ay, dx, dy, row)
+        low, high = max(low, col_lo - 1), min(high, col_hi + 1)
+        first = low if (row + low) % 2 == 0 else low + 1
+        for col in range(first, high + 1, 2):
+            cx, cy = 3 * col - ax, 3 * row - ay
+            base = dx * cy - dy * cx
+            if base + side_lo > 0 or base + side_hi < 0:
+                continue  # every corner strictly on one side: the line misses this hex
+            h = Hex(row, col)
+            if h in (start, end):
                 continue
-            cx, cy = 3 * col, 3 * row
-            if abs(dx * cy - dy * cx) > reach:  # every corner strictly on one side of the line
-                continue
-            s = [dx * (cy + oy) - dy * (cx + ox) for ox, oy in CORNERS]
+            s = [base + k for k in side]
+            at = dx * cx + dy * cy
+            p = [at + k for k in along]
             positive = any(v > 0 for v in s)
             negative = any(v < 0 for v in s)
             if positive and negative:
-                if _crosses_between(s, [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS], length2):
-                    crossed.append((dx * cx + dy * cy, (row, col)))
+                if _crosses_between(s, p, length2):
+                    crossed.append((at, h))
                 continue
             zeros = [i for i, v in enumerate(s) if v == 0]
-            if not zeros:
-                continue
-            p = [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS]
             if len(zeros) == 1:
                 if 0 < p[zeros[0]] < length2:
-                    corners.append((p[zeros[0]], (row, col)))
+                    corners.append((p[zeros[0]], h))
                 continue
             i = zeros[0] if (zeros[0] + 1) % 6 == zeros[1] else zeros[1]  # edge from corner i to i+1
             if 0 < p[i] + p[(i + 1) % 6] < 2 * length2:
                 dr, dc = ACROSS_EDGE[i]
-                other = (row + dr, col + dc)
-                pair = ((row, col), other) if (row, col) < other else (other, (row, col))
+                other = Hex(row + dr, col + dc)
+                pair = (h, other) if h < other else (other, h)
                 edges[pair] = p[i] + p[(i + 1) % 6]
-    return RelativeTrace(
+    return Trace(
+        start,
+        end,
         tuple(h for _, h in sorted(crossed)),
         tuple(pair for pair, _ in sorted(edges.items(), key=lambda item: (item[1], item[0]))),
         tuple(h for _, h in sorted(corners)),
     )
 
 
-def _reversed(rel: RelativeTrace, drow: int, dcol: int) -> RelativeTrace:
-    """The trace to ``(drow, dcol)`` from the one to ``(-drow, -dcol)``.
+def _window(ax: int, ay: int, dx: int, dy: int, row: int) -> tuple[int, int]:
+    """Columns of the hexes of ``row`` whose box can meet the segment, a little generously.
 
-    The segment from 0 to ``w`` is the one from 0 to ``-w`` moved by ``w`` and run backwards, so
-    it meets the same hexes moved by ``w``; only the order along the line is recomputed, with the
-    same keys as ``relative_trace`` (position along the line, then the hex)."""
-    dx, dy = 3 * dcol, 3 * drow
-
-    def along(r: int, c: int) -> int:  # dot(d, centre) in the x = 3·col, y = 3·row coordinates
-        return dx * 3 * c + dy * 3 * r
-
-    def corner_along(h: Offset) -> int:  # dot(d, the corner of h that lies on the line)
-        for ox, oy in CORNERS:
-            x, y = 3 * h[1] + ox, 3 * h[0] + oy
-            if dx * y - dy * x == 0:
-                return dx * x + dy * y
-        raise AssertionError("a corner touch has a corner on the line")
-
-    crossed = [(r + drow, c + dcol) for r, c in rel.crossed]
-    edges = [((a[0] + drow, a[1] + dcol), (b[0] + drow, b[1] + dcol)) for a, b in rel.edges]
-    corners = [(r + drow, c + dcol) for r, c in rel.corners]
-    return RelativeTrace(
-        tuple(sorted(crossed, key=lambda h: (along(*h), h))),
-        tuple(sorted(edges, key=lambda e: (along(*e[0]) + along(*e[1]), e))),
-        tuple(sorted(corners, key=lambda h: (corner_along(h), h))),
-    )
+    A hex of ``row`` spans ``y`` in ``[3row-2, 3row+2]`` and ``x`` in ``[3col-3, 3col+3]``; the
+    segment's ``x`` over that band (whole-number floor and ceiling of its ends) bounds ``col``.
+    Only hexes that meet the segment are ever reported, so skipping the others changes nothing;
+    it makes the cost grow with the length of the line instead of the area of its box."""
+    if dy == 0:
+        x_lo, x_hi = min(ax, ax + dx), max(ax, ax + dx)
+    else:
+        y_lo = max(3 * row - 2, min(ay, ay + dy))
+        y_hi = min(3 * row + 2, max(ay, ay + dy))
+        ends = [dx * (y - ay) for y in (y_lo, y_hi)]
+        x_lo = ax + min(num // dy for num in ends)
+        x_hi = ax + max(-(-num // dy) for num in ends)
+    return (x_lo - 3) // 3, -(-(x_hi + 3) // 3)
 
 
 def _crosses_between(s: list[int], p: list[int], length2: int) -> bool:
     """True when the chord of a hex the line passes through lies between the segment's ends.
 
-    Any one point of the chord decides (see ``relative_trace``): a corner on the line, or the
-    crossing point on an edge whose corners lie on opposite sides, at ``p = (s_i p_j - s_j p_i) /
-    (s_i - s_j)``, compared without division."""
+    Any one point of the chord decides (see ``classify``): a corner on the line, or the crossing
+    point on an edge whose corners lie on opposite sides, at ``p = (s_i p_j - s_j p_i) / (s_i -
+    s_j)``, compared without division."""
     for i in range(6):
         j = (i + 1) % 6
         if s[i] == 0:
@@ -173,202 +152,212 @@ def _crosses_between(s: list[int], p: list[int], length2: int) -> bool:
     return False  # unreachable: a line with corners on both sides crosses some edge
 
 
-def trace(start: Hex, end: Hex) -> Trace:
-    """The trace between two hexes: the one of their difference vector, moved to ``start``.
+@dataclass(frozen=True)
+class Offsets:
+    """A ``Trace`` from ``Hex(0, 0)``, as (row, col) offsets: the same for every start; and the
+    same offsets as steps in ``_GRID`` (``_at``), to move them onto a start with one addition."""
 
-    Moving a line by a lattice step moves every hex it meets by that step and keeps the order
-    along it (the sort keys are differences), so this is exactly the classification of the
-    segment itself."""
-    rel = relative_trace(end.row - start.row, end.col - start.col)
-    r0, c0 = start.row, start.col
-    return Trace(
-        start,
-        end,
-        tuple(_hex(r0 + r, c0 + c) for r, c in rel.crossed),
-        tuple((_hex(r0 + a[0], c0 + a[1]), _hex(r0 + b[0], c0 + b[1])) for a, b in rel.edges),
-        tuple(_hex(r0 + r, c0 + c) for r, c in rel.corners),
+    crossed: tuple[Offset, ...]
+    edges: tuple[tuple[Offset, Offset], ...]
+    corners: tuple[Offset, ...]
+    crossed_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    sides_at: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    corners_at: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        at = _GRID_WIDTH
+        object.__setattr__(self, "crossed_at", tuple(r * at + c for r, c in self.crossed))
+        object.__setattr__(self, "sides_at", (tuple(a * at + b for (a, b), _ in self.edges),
+                                              tuple(c * at + d for _, (c, d) in self.edges)))
+        object.__setattr__(self, "corners_at", tuple(r * at + c for r, c in self.corners))
+
+
+@lru_cache(maxsize=4096)
+def relative(dr: int, dc: int) -> Offsets:
+    """The line from ``Hex(0, 0)`` to ``Hex(dr, dc)`` (``dr + dc`` even), classified once.
+
+    Only one quadrant is computed: the hexagon and the lattice are symmetric under ``col -> -col``
+    and ``row -> -row``, and no two hexes met by one line tie in order along it, so the mirror
+    image of a line meets the mirrored hexes in the same order (``test_los_tables`` checks every
+    displacement of the three boards against ``classify``). Bounded: the boards have 1,251
+    displacements; each entry is a few dozen small tuples."""
+    if dr >= 0 and dc >= 0:
+        line = classify(Hex(0, 0), Hex(dr, dc))
+        return Offsets(
+            tuple((h.row, h.col) for h in line.crossed),
+            tuple(((a.row, a.col), (b.row, b.col)) for a, b in line.edges),
+            tuple((h.row, h.col) for h in line.corners),
+        )
+    base = relative(abs(dr), abs(dc))
+    fr, fc = (-1 if dr < 0 else 1), (-1 if dc < 0 else 1)
+    return Offsets(
+        tuple((fr * r, fc * c) for r, c in base.crossed),
+        tuple((a, b) if a < b else (b, a)
+              for a, b in (((fr * r1, fc * c1), (fr * r2, fc * c2)) for (r1, c1), (r2, c2) in base.edges)),
+        tuple((fr * r, fc * c) for r, c in base.corners),
     )
 
 
-_HEXES: dict[tuple[int, int], Hex] = {}
+_hex = lru_cache(maxsize=8192)(Hex)
+"""Hexes met by lines are shared objects rather than rebuilt (a frozen dataclass is slow to make)."""
 
 
-def _hex(row: int, col: int) -> Hex:
-    """A ``Hex``, shared for the hexes of the boards and their rings (building a frozen
-    dataclass costs more than the rest of a short trace)."""
-    h = _HEXES.get((row, col))
-    return h if h is not None else Hex(row, col)
+_GRID_ROWS, _GRID_COLS = max(b.rows for b in BOARDS.values()), max(b.max_col for b in BOARDS.values()) + 1
+_GRID_WIDTH = _GRID_COLS + 6
+_GRID: tuple[Hex | None, ...] = tuple(
+    _hex(row, col) if (row + col) % 2 == 0 else None
+    for row in range(-2, _GRID_ROWS + 2) for col in range(-3, _GRID_COLS + 3))
+"""Every hex of the boards' extent and two rows / three columns around it (a line never leaves
+its ends' box by more than the far side of an edge), row by row: moving an offset is an addition."""
 
 
-@dataclass(frozen=True, eq=False)
-class SightTable:
-    """Every centre-to-centre line of one board kind as a bit mask (see the module docstring).
+def trace(start: Hex, end: Hex) -> Trace:
+    """``classify(start, end)``, read from the table of displacements and moved onto ``start``."""
+    r0, c0 = start.row, start.col
+    if (r0 + c0) % 2 or (end.row + end.col) % 2:  # not hex centres of a real board: compute directly
+        return classify(start, end)
+    rel = relative(end.row - r0, end.col - c0)
+    if 0 <= r0 < _GRID_ROWS and 0 <= end.row < _GRID_ROWS and 0 <= c0 < _GRID_COLS and 0 <= end.col < _GRID_COLS:
+        at, grid = ((r0 + 2) * _GRID_WIDTH + c0 + 3).__add__, _GRID.__getitem__
+        side_a, side_b = rel.sides_at
+        return Trace(start, end, tuple(map(grid, map(at, rel.crossed_at))),  # type: ignore[arg-type]
+                     tuple(zip(map(grid, map(at, side_a)), map(grid, map(at, side_b)), strict=True)),  # type: ignore[arg-type]
+                     tuple(map(grid, map(at, rel.corners_at))))  # type: ignore[arg-type]
+    return Trace(
+        start,
+        end,
+        tuple(_hex(r0 + a, c0 + b) for a, b in rel.crossed),
+        tuple((_hex(r0 + a, c0 + b), _hex(r0 + c, c0 + d)) for (a, b), (c, d) in rel.edges),
+        tuple(_hex(r0 + a, c0 + b) for a, b in rel.corners),
+    )
 
-    ``masks[origin][j]`` is the line from ``origin`` to ``hexes[j]``: bit ``idx`` of segment 0
-    for each on-board hex it crosses, bit ``idx(first hex)`` of segment ``1 + k`` for each edge
-    of direction ``k`` it runs along that has at least one side on the board. The same int
-    object serves both directions of a pair (a line meets the same hexes either way). Adjacent
-    pairs and the origin itself have mask 0: nothing can block them."""
 
-    board: Board
-    width: int
-    stride: int  # bits per segment
-    hexes: tuple[Hex, ...]  # the board's hexes, in ``Board.hexes`` order
-    index: dict[Hex, int]  # padded index of each board hex
-    at: dict[int, Hex]  # padded index -> board hex
-    steps: tuple[int, int, int]  # index offset of each edge direction
-    on_board: int  # segment-0 bits of the board's hexes
-    masks: dict[Hex, tuple[int, ...]]
-    ring: tuple[Hex | None, ...]  # padded index -> hex of the board or its ring of neighbours
-    lines: dict[Offset, tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...]]]
-    # ^ difference vector -> its ``RelativeTrace`` as index offsets (crossed, edges, corners)
-    position: dict[Hex, int] = field(init=False)  # hex -> its place in ``hexes``
-    everything: frozenset[Hex] = field(init=False)
-    _chunks: tuple[dict[bytes, frozenset[Hex]], ...] = field(init=False)
-    _slices: tuple[slice, ...] = field(init=False)
+class BoardSight:
+    """The shadows of every hex and edge of one board kind, seen from every hex of it.
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "position", {h: j for j, h in enumerate(self.hexes)})
-        object.__setattr__(self, "everything", frozenset(self.hexes))
-        object.__setattr__(self, "_slices", tuple(slice(k, k + CHUNK) for k in range(0, len(self.hexes), CHUNK)))
-        object.__setattr__(self, "_chunks", tuple({} for _ in self._slices))
+    Hexes are numbered in ``Board.hexes()`` order (row by row, which is also ``Hex`` order); a
+    set of hexes is an ``int`` with bit ``i`` for hex ``i``. ``cross[o][h]`` holds the targets
+    whose line from origin ``o`` crosses hex ``h``; ``runs[o]`` lists, for each edge some line from
+    ``o`` runs along, the bits of its two hexes and those lines' targets (an edge with a side off
+    the board never blocks, so it is not listed); ``side[o].get(h, 0)`` the targets whose line
+    from ``o`` runs along any edge of hex ``h``, on or off the board (lakes count such hexes). Adjacent
+    targets and the origin itself are in no shadow: nothing ever blocks them."""
 
-    def unflagged(self, flags: bytes) -> frozenset[Hex]:
-        """The hexes whose byte in ``flags`` (one per hex of ``hexes``, 0 or 1) is 0.
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.hexes: tuple[Hex, ...] = tuple(_hex(h.row, h.col) for h in board.hexes())
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        n = self.size = len(self.hexes)
+        self.full = (1 << n) - 1
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index[other] for other in board.neighbours(h)) for h in self.hexes)
+        self.cross, edge, self.side = self._shadows()
+        self.runs: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(((1 << a) | (1 << b), targets) for (a, b), targets in row.items()) for row in edge)
+        """Per origin: (both sides of an edge, targets whose line runs along it), for the few edges
+        some line from that origin runs along (lines in the six edge directions only)."""
+        self._chunk_bytes = (n + 7) // 8
+        single = [frozenset((h,)) for h in self.hexes] + [frozenset()] * 8
+        chunks = []
+        for k in range(self._chunk_bytes):
+            sets = [frozenset()] * 256
+            for value in range(1, 256):  # each set is a smaller one plus its lowest hex
+                low = (value & -value).bit_length() - 1
+                sets[value] = sets[value & (value - 1)] | single[8 * k + low]
+            chunks.append(tuple(sets))
+        self._chunks = tuple(chunks)
+        self._all = frozenset(self.hexes)
 
-        Built as a union of cached frozensets, one per run of ``CHUNK`` hexes and pattern of
-        flags, so no ``Hex`` is hashed again: hashing a dataclass runs Python code, and it
-        would cost more than the whole sweep."""
-        parts = list(map(dict.get, self._chunks, map(flags.__getitem__, self._slices)))
-        if None in parts:
-            for k, (cache, piece) in enumerate(zip(self._chunks, self._slices, strict=True)):
-                if parts[k] is None:
-                    key = flags[piece]
-                    parts[k] = cache[key] = frozenset(h for h, f in zip(self.hexes[piece], key, strict=True) if not f)
-        return frozenset().union(*parts)
+    def _shadows(self) -> tuple[list[list[int]], list[dict[tuple[int, int], int]], list[dict[int, int]]]:
+        """Walk every unordered pair once, through the displacement table, into the shadows.
 
-    def trace(self, start: Hex, end: Hex) -> Trace:
-        """``trace(start, end)`` for two hexes of this board, from the table: the same hex
-        objects every time, no arithmetic beyond one addition per hex."""
-        crossed, edges, corners = self.lines[(end.row - start.row, end.col - start.col)]
-        at, i = self.ring, self.index[start]
-        return Trace(start, end, tuple([at[i + k] for k in crossed]),
-                     tuple([(at[i + a], at[i + b]) for a, b in edges]),
-                     tuple([at[i + k] for k in corners]))
+        A padded grid numbers every hex within two rows and three columns of the board, so that
+        moving a displacement's offsets onto an origin is one addition and one list lookup (a
+        line never leaves its ends' bounding box by more than the far side of an edge)."""
+        board, hexes, n = self.board, self.hexes, self.size
+        width = board.max_col + 7
+        lookup = [-1] * ((board.rows + 4) * width)
+        for i, h in enumerate(hexes):
+            lookup[(h.row + 2) * width + h.col + 3] = i
+        deltas: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+        for dr in range(board.rows):  # hexes are numbered row by row: a later hex is never higher
+            for dc in range(-board.max_col, board.max_col + 1):
+                if (dr + dc) % 2:
+                    continue
+                rel = relative(dr, dc)
+                if rel.crossed or rel.edges:
+                    deltas[(dr, dc)] = (tuple(a * width + b for a, b in rel.crossed),
+                                        tuple((a * width + b, c * width + d) for (a, b), (c, d) in rel.edges))
+        cross = [[0] * n for _ in range(n)]
+        side: list[dict[int, int]] = [{} for _ in range(n)]
+        edge: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
+        spots = [(h.row + 2) * width + h.col + 3 for h in hexes]
+        for si, s in enumerate(hexes):  # each unordered pair once: a line is the same both ways
+            base, row, sbit = spots[si], cross[si], 1 << si
+            for ei in range(si + 1, n):
+                e = hexes[ei]
+                found = deltas.get((e.row - s.row, e.col - s.col))
+                if found is None:
+                    continue
+                ebit, back = 1 << ei, cross[ei]
+                for x in found[0]:
+                    h = lookup[base + x]
+                    if h >= 0:
+                        row[h] |= ebit
+                        back[h] |= sbit
+                for x, y in found[1]:
+                    a, b = lookup[base + x], lookup[base + y]
+                    for h in (a, b):
+                        if h >= 0:
+                            side[si][h] = side[si].get(h, 0) | ebit
+                            side[ei][h] = side[ei].get(h, 0) | sbit
+                    if a >= 0 and b >= 0:
+                        edge[si][(a, b)] = edge[si].get((a, b), 0) | ebit
+                        edge[ei][(a, b)] = edge[ei].get((a, b), 0) | sbit
+        return cross, edge, side
 
-    def idx(self, h: Hex) -> int:
-        return (h.row + 1) * self.width + (h.col + h.row) // 2 + 1
-
-    def bits(self, hexes: Iterable[Hex]) -> int:
-        """The segment-0 bit set of the board hexes in ``hexes`` (others are ignored)."""
-        out = 0
+    def mask(self, hexes: Iterator[Hex] | tuple[Hex, ...] | set[Hex] | frozenset[Hex]) -> int:
+        """The bit set of the on-board hexes among ``hexes`` (others are ignored)."""
+        index, out = self.index, 0
         for h in hexes:
-            i = self.index.get(h)
+            i = index.get(h)
             if i is not None:
                 out |= 1 << i
         return out
 
-    def blocking_bits(self, obstructing: int) -> int:
-        """The mask a line blocked by the obstructions ``obstructing`` (segment-0 bits) meets.
-
-        Segment 0: the obstructions themselves (a crossed one blocks); segment ``1 + k``: the
-        edges of direction ``k`` with an obstruction on both sides (reading 1 of
-        ``line_of_sight``: each edge judged on its own). A line is blocked iff
-        ``mask & blocking_bits(O)`` is non-zero."""
-        out = obstructing
-        for k, step in enumerate(self.steps):
-            out |= (obstructing & (obstructing >> step)) << ((1 + k) * self.stride)
+    def bits(self, mask: int) -> list[int]:
+        """The hex numbers in ``mask``, ascending."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
         return out
 
-    def touching_bits(self, hexes: int) -> int:
-        """The mask a line meets when it crosses or runs along any of ``hexes`` (segment 0)."""
-        out = hexes
-        for k, step in enumerate(self.steps):
-            out |= (hexes | (hexes >> step)) << ((1 + k) * self.stride)
-        return out
-
-    def touched(self, mask: int) -> int:
-        """Segment-0 bits of the on-board hexes a line crosses or runs along (either side)."""
-        seg = (1 << self.stride) - 1
-        out = mask & seg
-        for k, step in enumerate(self.steps):
-            edges = (mask >> ((1 + k) * self.stride)) & seg
-            out |= edges | (edges << step)
-        return out & self.on_board
+    def hexset(self, mask: int) -> frozenset[Hex]:
+        """The hexes of ``mask`` as a frozenset, joined from prebuilt ones of eight hexes each
+        (joining sets reuses their stored hashes; hashing ``Hex`` afresh would dominate)."""
+        if mask == self.full:
+            return self._all
+        return frozenset().union(*map(tuple.__getitem__, self._chunks, mask.to_bytes(self._chunk_bytes, "little")))
 
 
-def _build(board: Board) -> SightTable:
-    """Tabulate every ordered pair of ``board`` from one relative trace per difference vector."""
-    width = (board.max_col + 2 + board.rows) // 2 + 2
-    hexes = tuple(board.hexes())
-
-    def idx(r: int, c: int) -> int:
-        return (r + 1) * width + (c + r) // 2 + 1
-
-    def lin(r: int, c: int) -> int:  # idx(o + (r, c)) == idx(o) + lin(r, c) on the lattice
-        return r * width + (c + r) // 2
-
-    size = (board.rows + 2) * width  # every on-board hex and its ring of neighbours
-    steps = tuple(lin(*s) for s in EDGE_STEPS)
-    index = {h: idx(h.row, h.col) for h in hexes}
-    for h in hexes:  # the board and its ring: every hex a line between two of its hexes meets
-        _HEXES[(h.row, h.col)] = h
-        for n in h.neighbours():
-            _HEXES.setdefault((n.row, n.col), n)
-    on_board = 0
-    for i in index.values():
-        on_board |= 1 << i
-    keep = on_board  # crossed: only on-board hexes can obstruct
-    vectors = [(dr, dc) for dr in range(1 - board.rows, board.rows)  # every step between two of its hexes
-               for dc in range(-board.max_col, board.max_col + 1) if (dr + dc) % 2 == 0]
-    traces = {v: relative_trace(*v) for v in vectors}
-    low = min((lin(*u) for rel in traces.values() for u in (*rel.crossed, *(e[0] for e in rel.edges))), default=0)
-    high = max((lin(*u) for rel in traces.values() for u in (*rel.crossed, *(e[0] for e in rel.edges))), default=0)
-    base = -min(low, 0)
-    stride = max(size, base + high + 1)
-    for k, step in enumerate(steps):  # edges with at least one side on the board
-        keep |= (on_board | (on_board >> step)) << ((1 + k) * stride)
-    relative: dict[Offset, int] = {}
-    for v, rel in traces.items():
-        mask = 0
-        for u in rel.crossed:
-            mask |= 1 << (base + lin(*u))
-        for a, b in rel.edges:
-            k = EDGE_STEPS.index((b[0] - a[0], b[1] - a[1]))
-            mask |= 1 << ((1 + k) * stride + base + lin(*a))
-        relative[v] = mask
-    rows: list[list[int]] = [[0] * len(hexes) for _ in hexes]
-    for i, o in enumerate(hexes):
-        io, row_i = index[o], rows[i]
-        for j in range(i + 1, len(hexes)):
-            t = hexes[j]
-            rel_mask = relative[(t.row - o.row, t.col - o.col)]
-            if rel_mask:
-                row_i[j] = rows[j][i] = ((rel_mask << io) >> base) & keep
-    ring: list[Hex | None] = [None] * size
-    for h in hexes:
-        for n in (h, *h.neighbours()):
-            ring[idx(n.row, n.col)] = _HEXES[(n.row, n.col)]
-    lines = {v: (tuple(lin(*u) for u in rel.crossed), tuple((lin(*a), lin(*b)) for a, b in rel.edges),
-                 tuple(lin(*u) for u in rel.corners)) for v, rel in traces.items()}
-    return SightTable(board, width, stride, hexes, index, {i: h for h, i in index.items()},
-                      (steps[0], steps[1], steps[2]), on_board, {o: tuple(rows[i]) for i, o in enumerate(hexes)},
-                      tuple(ring), lines)
+_TABLES: dict[Board, BoardSight] = {}
+_LOCK = Lock()
 
 
-_TABLES: dict[str, SightTable] = {}
-
-
-def sight_table(kind: str) -> SightTable:
-    """The table of board ``kind``, built on first use and kept for the life of the process."""
-    table = _TABLES.get(kind)
-    if table is None:
-        table = _TABLES[kind] = _build(BOARDS[kind])
-    return table
+def board_sight(board: Board) -> BoardSight:
+    """The tables of ``board``, built on first use and kept (one per board kind)."""
+    found = _TABLES.get(board)
+    if found is None:
+        with _LOCK:  # two threads of one worker must not both pay for the build
+            found = _TABLES.get(board)
+            if found is None:
+                found = _TABLES[board] = BoardSight(board)
+    return found
 
 
 def warm_up() -> None:
-    """Build the tables of every board kind now (the app calls this at start-up), so that no
-    user's request pays for it."""
-    for kind in BOARDS:
-        sight_table(kind)
+    """Build the tables of every board kind now, so no user's first request pays for them."""
+    for board in BOARDS.values():
+        board_sight(board)
