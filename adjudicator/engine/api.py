@@ -1,0 +1,201 @@
+"""The JSON API's engine half: request dict + rulebook -> answer dict, with no Flask.
+
+Each ``/api/v1/<name>`` engine endpoint is ``parse request -> pure engine -> dict``. The Flask
+views (``web/api_engine.py``, ``web/api_outcomes.py``) check the HTTP body (type, size, depth)
+and then call the function registered here under the endpoint's name; the builder's offline
+mode runs *this same module* in the browser (Pyodide, ``static/js/engine-worker.js``) so a
+ruling made on the phone is the JSON the server would have sent. Adding an endpoint to both is
+one line in ``ENDPOINTS``.
+
+A bad field raises ``RequestError`` (an ``IllegalSituation``) carrying the API error ``code``;
+both callers turn it into the same ``{"error": {"code", "message", "field"}}`` with status 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.battle import assess_battle, ruling_json
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.geometry import Hex
+from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.resupply import resupply_options
+from adjudicator.engine.retreat import retreat_options
+from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import MAX_FIGURES, Situation, parse_hex, parse_situation
+
+MAX_CARD_LENGTH = 80
+MAX_FLAGS = 12  # input limit: more dice than any battle rolls
+T = TypeVar("T")
+
+
+class RequestError(IllegalSituation):
+    """A request field the API rejects with a 400; ``code`` is the API error code."""
+
+    def __init__(self, field: str, message: str, code: str = "bad_request") -> None:
+        super().__init__(field, message)
+        self.code = code
+
+
+def engine_call(call: Callable[[], T]) -> T:
+    """Run an engine call, marking a field-named IllegalSituation as an invalid request."""
+    try:
+        return call()
+    except RequestError:
+        raise
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "invalid_request") from None
+
+
+def situation_of(data: dict[str, Any], rulebook: Rulebook) -> Situation:
+    """The request's situation (board, hexes, units, rules); a bad one is ``invalid_situation``."""
+    try:
+        return parse_situation(data, rulebook)
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "invalid_situation") from None
+
+
+def hex_of(data: dict[str, Any], name: str, situation: Situation) -> Hex:
+    """A required ``{"row", "col"}`` field that must lie on the situation's board."""
+    if name not in data:
+        raise RequestError(name, f'`{name}` is required: a hex like {{"row": 4, "col": 10}}')
+    return engine_call(lambda: parse_hex(data[name], name, situation.board))
+
+
+def unit_id_of(data: dict[str, Any], name: str, situation: Situation) -> str:
+    """A required field naming a unit of the situation."""
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        raise RequestError(name, f"give the id of a unit in `{name}`")
+    try:
+        situation.unit(value, name)
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "unknown_unit") from None
+    return value
+
+
+def bool_of(data: dict[str, Any], name: str) -> bool:
+    """An optional true/false field (absent or null is false)."""
+    value = data.get(name)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RequestError(name, f"`{name}` must be true or false, got {type(value).__name__}")
+    return value
+
+
+def int_of(data: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
+    """A whole-number field within ``low..high``; required when ``default`` is None."""
+    value = data.get(name)
+    if value is None:
+        if default is None:
+            raise RequestError(name, f"`{name}` is required (a whole number from {low} to {high})")
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(name, f"`{name}` must be a whole number, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise RequestError(name, f"`{name}` must be between {low} and {high}, got {value}")
+    return value
+
+
+def card_name_of(data: dict[str, Any], name: str) -> str | None:
+    """An optional card as given (the battle engine resolves and judges it)."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CARD_LENGTH:
+        raise RequestError(name, f"`{name}` must be a card id (a string of at most {MAX_CARD_LENGTH} characters)")
+    return value
+
+
+def card_of(data: dict[str, Any], name: str, kind: str, rulebook: Rulebook) -> str | None:
+    """An optional card named by id, name or alias, resolved among entries of ``kind``."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CARD_LENGTH:
+        raise RequestError(name, f"`{name}` must be the id of a {kind.replace('_', ' ')}")
+    entry = rulebook.resolve(value, kind)
+    if entry is None:
+        raise RequestError(name, f"unknown {kind.replace('_', ' ')} {value!r}", "unknown_card")
+    return entry
+
+
+def line_of_sight_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Line of sight between the centres of ``from`` and ``to`` (content ``line_of_sight``)."""
+    situation = situation_of(data, rulebook)
+    origin = hex_of(data, "from", situation)
+    target = hex_of(data, "to", situation)
+    ruling = line_of_sight(situation, rulebook, origin, target)
+    return los_json(situation.board, ruling)
+
+
+def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Legality, dice with their reasons, hits, exact odds and what may follow the roll."""
+    situation = situation_of(data, rulebook)
+    attacker = unit_id_of(data, "attacker", situation)
+    target = unit_id_of(data, "target", situation)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    overrun_battle = bool_of(data, "overrun_battle")
+    ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
+                                               combat_card=combat_card, overrun_battle=overrun_battle))
+    after = engine_call(lambda: battle_aftermath(situation, rulebook, ruling, card=ruling.card,
+                                                 combat_card=ruling.combat_card))
+    answer = ruling_json(situation, rulebook, ruling)
+    outcome = aftermath_json(after)
+    if answer["probabilities"] is not None:
+        for key in ("eliminate_after_retreat", "eliminate_after_retreat_exact"):
+            if key in outcome:
+                answer["probabilities"][key] = outcome.pop(key)
+    answer.update(outcome)
+    return answer
+
+
+def retreat_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every legal retreat of ``unit`` for ``flags`` flags (after ``hits`` hits), with losses."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation)
+    flags = int_of(data, "flags", 0, MAX_FLAGS)
+    hits = int_of(data, "hits", 0, MAX_FIGURES, default=0)
+    card = card_of(data, "card", "command_card", rulebook)
+    combat_card = card_of(data, "combat_card", "combat_card", rulebook)
+    result = engine_call(lambda: retreat_options(situation, rulebook, unit, flags, card=card,
+                                                 combat_card=combat_card, hits=hits))
+    return result.to_dict()
+
+
+def resupply_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Whom ``supplier`` may re-supply this turn and with how many figures."""
+    situation = situation_of(data, rulebook)
+    supplier = unit_id_of(data, "supplier", situation)
+    return engine_call(lambda: resupply_options(situation, rulebook, supplier)).to_dict()
+
+
+Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
+
+ENDPOINTS: dict[str, Endpoint] = {
+    "line-of-sight": line_of_sight_answer,
+    "battle": battle_answer,
+    "retreat": retreat_answer,
+    "resupply": resupply_answer,
+}
+"""``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
+
+
+def answer(name: str, data: Any, rulebook: Rulebook) -> tuple[int, dict[str, Any]]:
+    """(status, JSON body) for a request to ``/api/v1/<name>``, as the API would answer it.
+
+    The offline worker calls this with the decoded body; errors become the API's error JSON."""
+    if name not in ENDPOINTS:
+        return 404, {"error": {"code": "not_found", "message": f"no offline engine for /api/v1/{name}",
+                               "field": None}}
+    if not isinstance(data, dict):
+        return 400, {"error": {"code": "invalid_json", "message": "the body must be a JSON object", "field": "(body)"}}
+    try:
+        return 200, ENDPOINTS[name](data, rulebook)
+    except RequestError as exc:
+        return 400, {"error": {"code": exc.code, "message": exc.message, "field": exc.field}}
+    except IllegalSituation as exc:
+        return 400, {"error": {"code": "invalid_request", "message": exc.message, "field": exc.field}}
