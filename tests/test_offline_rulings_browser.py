@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from adjudicator.engine.geometry import BOARDS, Hex
 from tests.conftest import PHONE, save_screenshot
-from tests.test_battle import FEATURES, TYPES
+from tests.test_battle import FEATURES, TYPES, unit
 from tests.test_los import hex_strategy
 from tests.test_retreat_properties import boards
 
@@ -66,8 +66,7 @@ def battles(draw: Any) -> dict[str, Any]:
         if feature:
             key = "obstacle" if feature in ("bunker", "sandbags", "wire") else "terrain"
             hexes.append({"row": 4, "col": col, key: feature})
-    units = [{"id": "A", "side": "allies", "type": attacker, "row": 4, "col": 4, "moved": moved},
-             {"id": "B", "side": "axis", "type": target, "row": 4, "col": 4 + 2 * distance}]
+    units = [unit("A", "allies", attacker, 4, 4, moved=moved), unit("B", "axis", target, 4, 4 + 2 * distance)]
     request = {"hexes": hexes, "units": units, "attacker": "A", "target": "B"}
     if card:
         request["card"] = card
@@ -89,7 +88,7 @@ def sightlines(draw: Any) -> dict[str, Any]:
         if what < len(LOS_BLOCKERS):
             hexes.append({"row": row, "col": col, "terrain": LOS_BLOCKERS[what]})
         else:
-            units.append({"id": f"u{index}", "side": "axis", "type": "armor", "row": row, "col": col})
+            units.append({"id": f"u{index}", "side": "axis", "type": "armor", "row": row, "col": col, "figures": 3})
     a, b = draw(hex_strategy), draw(hex_strategy)
     return {"hexes": hexes, "units": units, "from": {"row": a.row, "col": a.col}, "to": {"row": b.row, "col": b.col}}
 
@@ -165,7 +164,9 @@ def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_rando
     finally:
         context.close()
     assert {status for status, _ in server[:len(EXAMPLES)]} == {200}, "a gallery example failed on the server"
-    assert sum(status == 200 for status, _ in server) > len(requests) // 2, "most random requests should rule"
+    ruled = {name for (name, _), (status, _) in zip(requests, server, strict=True) if status == 200}
+    assert ruled == {"battle", "line-of-sight", "retreat", "resupply"}, "every endpoint must give rulings"
+    assert sum(status == 200 for status, _ in server) > len(requests) * 3 // 4, "most requests should rule"
     mismatches = []
     for (name, body), (s_status, s_text), (l_status, l_text) in zip(requests, server, local, strict=True):
         if s_status != l_status or json.loads(s_text) != json.loads(l_text):
