@@ -70,7 +70,16 @@ export async function installEngine(onProgress) {
 export async function enable(onProgress) {
   const info = await installEngine(onProgress);
   setChoice('on');
+  warm();
   return info;
+}
+
+/** Start Python in the worker ahead of the first offline ruling (it takes a few seconds): right
+ * after the download, and when the connection drops. Online it is never started otherwise. */
+export async function warm() {
+  if (worker || choice() !== 'on' || !supported()) return;
+  const info = await engineInfo();
+  if (info && (await installed(info)) && !worker) startWorker(info);
 }
 
 export async function disable() {
@@ -217,5 +226,8 @@ async function renderOffer(box) {
 export function setupOffer() {
   const box = document.getElementById('offline-offer');
   if (box) renderOffer(box);
-  if (choice() === 'on' && navigator.onLine) installEngine().catch(() => {});
+  if (choice() !== 'on') return;
+  if (navigator.onLine) installEngine().catch(() => {});
+  else warm();
+  self.addEventListener('offline', () => warm());
 }
