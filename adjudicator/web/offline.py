@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from adjudicator import REPO_ROOT
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
-from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, offline_assets
+from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
@@ -40,9 +40,9 @@ def static_files(static_folder: str) -> list[str]:
 
 @cache
 def site_version(content_hash: str, static_folder: str) -> str:
-    """Changes whenever the content, a static file, a template or the engine changes (the
-    precached ``/api/v1/offline-engine`` names the engine bundle, whose hash covers the engine)."""
-    digest = hashlib.sha256(content_hash.encode())
+    """Changes whenever the content, a static file, a template, the engine or the Pyodide version
+    changes (the precached ``/api/v1/offline-engine`` names the bundle and the Pyodide folder)."""
+    digest = hashlib.sha256(content_hash.encode() + PYODIDE_VERSION.encode())
     for source in sorted(ENGINE_DIR.glob("*.py")):
         digest.update(source.name.encode() + source.read_bytes())
     for name in static_files(static_folder):
@@ -164,7 +164,8 @@ def serve_precompressed() -> Response | None:
     """Pyodide's files have a ``.gz`` twin made at build time: send it to clients that accept
     gzip rather than compressing 8 MB of wasm on every request (or sending it raw)."""
     prefix = f"/static/{OFFLINE_DIR}/"
-    if not request.path.startswith(prefix) or "gzip" not in request.headers.get("Accept-Encoding", ""):
+    if (request.method not in ("GET", "HEAD") or not request.path.startswith(prefix)
+            or "gzip" not in request.headers.get("Accept-Encoding", "")):
         return None
     root = Path(current_app.static_folder or "").resolve()
     path = (root / request.path[len("/static/"):]).resolve()
