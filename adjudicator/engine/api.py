@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
@@ -173,6 +175,29 @@ def resupply_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     return engine_call(lambda: resupply_options(situation, rulebook, supplier)).to_dict()
 
 
+def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
+    situation = situation_of(data, rulebook)
+    attacker = unit_id_of(data, "attacker", situation)
+    target = unit_id_of(data, "target", situation)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    overrun_battle = bool_of(data, "overrun_battle")
+    rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
+    ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
+                                               combat_card=combat_card, overrun_battle=overrun_battle))
+    resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
+    return resolution_json(situation, rulebook, resolution)
+
+
+def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every battle between enemy units as things stand, each as ``/battle`` rules it (``engine.fire_map``)."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation) if data.get("unit") is not None else None
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card))
+    return fire_map_json(shots)
+
+
 Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -180,6 +205,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "battle": battle_answer,
     "retreat": retreat_answer,
     "resupply": resupply_answer,
+    "resolve": resolve_answer,
+    "fire-map": fire_map_answer,
 }
 """``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
 

@@ -1,5 +1,5 @@
-"""JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle`` and the OpenAPI
-document of the whole API (shared/spec/api.md).
+"""JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
+``/api/v1/fire-map`` and the OpenAPI document of the whole API (shared/spec/api.md).
 
 Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api`` (the same
 one the builder runs offline in the browser). ``/retreat`` and ``/resupply`` live in
@@ -57,6 +57,18 @@ def line_of_sight_view() -> Any:
 def battle_view() -> Any:
     """Legality, dice with their reasons, hits, exact odds and what may follow the roll."""
     return engine_answer("battle", json_body())
+
+
+@bp.post("/resolve")
+def resolve_view() -> Any:
+    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
+    return engine_answer("resolve", json_body())
+
+
+@bp.post("/fire-map")
+def fire_map_view() -> Any:
+    """Every battle between enemy units as things stand, each as ``/battle`` rules it (``engine.fire_map``)."""
+    return engine_answer("fire-map", json_body())
 
 
 @bp.get("/openapi.json")
