@@ -165,7 +165,8 @@ def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_rando
         context.close()
     assert {status for status, _ in server[:len(EXAMPLES)]} == {200}, "a gallery example failed on the server"
     ruled = {name for (name, _), (status, _) in zip(requests, server, strict=True) if status == 200}
-    assert ruled == {"battle", "line-of-sight", "retreat", "resupply"}, "every endpoint must give rulings"
+    assert ruled == {name for name, _ in requests} >= {"battle", "line-of-sight", "retreat", "resupply"}, \
+        "every endpoint asked must give rulings"
     assert sum(status == 200 for status, _ in server) > len(requests) * 3 // 4, "most requests should rule"
     mismatches = []
     for (name, body), (s_status, s_text), (l_status, l_text) in zip(requests, server, local, strict=True):
