@@ -217,3 +217,31 @@ def test_declining_downloads_nothing_and_turning_off_empties_the_cache(browser, 
         page.wait_for_selector("#offline-offer:has-text('Make rulings work offline')")
     finally:
         context.close()
+
+
+CACHED_URLS = """async () => {
+  const out = [];
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) out.push([name, request.url]);
+  }
+  return out;
+}"""
+
+
+def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(browser, live_server):
+    """Issue #15 items 7-8: any GET with a query string was cached for ever, and the precache
+    fetched every static file twice (with and without its hash)."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = controlled_builder(context, live_server)
+        asked = ["/rules/terrain/forest?junk=1", "/api/v1/rules?x=2", "/static/css/site.css?v=bogus", "/builder?s=x"]
+        statuses = page.evaluate("(urls) => Promise.all(urls.map((u) => fetch(u).then((r) => r.status)))", asked)
+        assert statuses == [200, 200, 200, 200]
+        cached = page.evaluate(CACHED_URLS)
+    finally:
+        context.close()
+    urls = [url.removeprefix(live_server) for _, url in cached]
+    assert not set(asked) & set(urls), "a URL with a query string was kept"
+    assert {name for name, _ in cached} == {next(n for n, _ in cached if n.startswith("adjudicator-"))}
+    static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
+    assert static and len(static) == len(set(static)), "a static file is cached twice"
