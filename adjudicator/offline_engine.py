@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -86,7 +87,10 @@ def write_bundle(static_folder: str | Path, rulebook: Rulebook) -> str:
             old.unlink()
     path = folder / name
     if not path.exists() or path.read_bytes() != data:
-        path.write_bytes(data)
+        # Whole or not at all: another server process may be serving this very file.
+        partial = path.with_name(f".{name}.{os.getpid()}")
+        partial.write_bytes(data)
+        os.replace(partial, path)
     return f"{OFFLINE_DIR}/{name}"
 
 
