@@ -245,3 +245,29 @@ def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(browser
     assert {name for name, _ in cached} == {next(n for n, _ in cached if n.startswith("adjudicator-"))}
     static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
     assert static and len(static) == len(set(static)), "a static file is cached twice"
+
+
+def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_again(browser, live_server):
+    """A 5xx is treated like no connection (the local engine answers); once the server answers
+    again, its ruling is shown and the "ruled on this device" note goes away."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = controlled_builder(context, live_server)
+        opt_in(page)
+        page.route("**/api/v1/*", lambda route: route.fulfill(status=503, content_type="application/json",
+                                                               body='{"error": {"code": "down", "message": "down"}}')
+                   if route.request.method == "POST" else route.continue_())
+        if page.locator("#examples-box:not([open])").count():
+            page.locator("#examples-box summary").click()
+        examples = page.locator("#examples .example")
+        examples.filter(has_text="forest").first.click()
+        note = page.locator("#ruled-locally")
+        note.wait_for(state="visible", timeout=120_000)
+        page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+        assert "server hit a bug" not in page.locator("#ruling").inner_text()
+        page.unroute("**/api/v1/*")
+        examples.filter(has_text="bunker").first.click()
+        note.wait_for(state="hidden", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+    finally:
+        context.close()
