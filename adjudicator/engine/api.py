@@ -16,12 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from adjudicator.engine import budget
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
-from adjudicator.engine.battle import assess_battle, ruling_json
+from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
+from adjudicator.engine.card_attack import assess_card_attack, card_attack_json, is_card_attack
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.movement import legal_moves, move_json
 from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
@@ -135,11 +139,15 @@ def line_of_sight_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, 
 
 
 def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
-    """Legality, dice with their reasons, hits, exact odds and what may follow the roll."""
+    """Legality, dice with their reasons, hits, exact odds and what may follow the roll; a card
+    that attacks by itself (``card`` without ``attacker``) goes to ``card_attack_answer``."""
     situation = situation_of(data, rulebook)
+    card = card_name_of(data, "card")
+    if data.get("attacker") is None and card is not None:
+        return card_attack_answer(data, situation, card, rulebook)
     attacker = unit_id_of(data, "attacker", situation)
     target = unit_id_of(data, "target", situation)
-    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    combat_card = card_name_of(data, "combat_card")
     overrun_battle = bool_of(data, "overrun_battle")
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
                                                combat_card=combat_card, overrun_battle=overrun_battle))
@@ -152,7 +160,23 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
             if key in outcome:
                 answer["probabilities"][key] = outcome.pop(key)
     answer.update(outcome)
+    answer["follow_ups"] = [f.to_dict() for f in follow_up_battles(situation, rulebook, ruling, after.allowance)]
     return answer
+
+
+def card_attack_answer(data: dict[str, Any], situation: Situation, card: str, rulebook: Rulebook) -> dict[str, Any]:
+    """A card that attacks by itself (Air Power, Barrage): ``card`` and ``target`` (plus, for a
+    group, ``targets``) and no ``attacker``."""
+    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    if not is_card_attack(rulebook, card_id):
+        raise RequestError("attacker", f"give the id of a unit in `attacker`: {rulebook.names[str(card_id)]} orders "
+                           "units, it does not attack by itself")
+    target = unit_id_of(data, "target", situation)
+    others = data.get("targets", [])
+    if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
+        raise RequestError("targets", "`targets` must be a list of unit ids")
+    attack = engine_call(lambda: assess_card_attack(situation, rulebook, str(card_id), target, tuple(others)))
+    return card_attack_json(situation, rulebook, attack)
 
 
 def retreat_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
@@ -198,6 +222,20 @@ def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     return fire_map_json(shots)
 
 
+def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every hex the unit may end its move on, with one best path each, whether it may still
+    battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    after_battle = bool_of(data, "after_battle")
+    to = hex_of(data, "to", situation) if data.get("to") is not None else None
+    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    combat_id = engine_call(lambda: resolve_entry(rulebook, combat_card, "combat_card", "combat_card"))
+    ruling = engine_call(lambda: legal_moves(situation, rulebook, unit, card_id, combat_id, after_battle))
+    return move_json(situation, rulebook, ruling, to)
+
+
 Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -207,21 +245,36 @@ ENDPOINTS: dict[str, Endpoint] = {
     "resupply": resupply_answer,
     "resolve": resolve_answer,
     "fire-map": fire_map_answer,
+    "move": move_answer,
 }
 """``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
 
 
-def answer(name: str, data: Any, rulebook: Rulebook) -> tuple[int, dict[str, Any]]:
+def too_complex_error(limit: int) -> dict[str, Any]:
+    """The 422 answer to a request whose ruling needs more than ``limit`` work units (``budget``)."""
+    return {"error": {"code": "too_complex", "message": (
+        f"this situation needs more work than one request may spend ({limit} units): "
+        f"fewer flags, a smaller board or fewer hazards will answer"), "field": "(body)"}}
+
+
+def answer(name: str, data: Any, rulebook: Rulebook, work_budget: int | None = None) -> tuple[int, dict[str, Any]]:
     """(status, JSON body) for a request to ``/api/v1/<name>``, as the API would answer it.
 
-    The offline worker calls this with the decoded body; errors become the API's error JSON."""
+    The offline worker calls this with the decoded body and the server's work budget (so a
+    situation the server refuses as too complex is refused on the phone too, not computed for
+    minutes); errors become the API's error JSON."""
     if name not in ENDPOINTS:
         return 404, {"error": {"code": "not_found", "message": f"no offline engine for /api/v1/{name}",
                                "field": None}}
     if not isinstance(data, dict):
         return 400, {"error": {"code": "invalid_json", "message": "the body must be a JSON object", "field": "(body)"}}
     try:
-        return 200, ENDPOINTS[name](data, rulebook)
+        if work_budget is None:
+            return 200, ENDPOINTS[name](data, rulebook)
+        with budget.work_budget(work_budget):
+            return 200, ENDPOINTS[name](data, rulebook)
+    except budget.WorkBudgetExceeded as exc:
+        return 422, too_complex_error(exc.limit)
     except RequestError as exc:
         return 400, {"error": {"code": exc.code, "message": exc.message, "field": exc.field}}
     except IllegalSituation as exc:

@@ -1,5 +1,5 @@
 """JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
-``/api/v1/fire-map`` and the OpenAPI document of the whole API (shared/spec/api.md).
+``/api/v1/fire-map``, ``/api/v1/move`` and the OpenAPI document of the whole API (adjudicator/API.md).
 
 Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api`` (the same
 one the builder runs offline in the browser). ``/retreat`` and ``/resupply`` live in
@@ -71,7 +71,14 @@ def fire_map_view() -> Any:
     return engine_answer("fire-map", json_body())
 
 
+@bp.post("/move")
+def move_view() -> Any:
+    """Every hex the unit may end its move on, with one best path each, whether it may still
+    battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
+    return engine_answer("move", json_body())
+
+
 @bp.get("/openapi.json")
 def openapi_view() -> Any:
-    """The OpenAPI 3 description of every endpoint of shared/spec/api.md."""
+    """The OpenAPI 3 description of every endpoint of adjudicator/API.md."""
     return jsonify(openapi_document(rulebook()))

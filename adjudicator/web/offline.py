@@ -153,6 +153,7 @@ def offline_engine() -> Any:
             "bundle": url_for("static", filename=assets["bundle"]),
             "bytes": assets["bytes"],
             "endpoints": sorted(ENDPOINTS),
+            "work_budget": int(current_app.config.get("ENGINE_WORK_BUDGET") or 0) or None,
         }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-cache"

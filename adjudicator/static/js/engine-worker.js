@@ -1,7 +1,7 @@
 /* The rules engine on this device: a Web Worker running adjudicator/engine/ in Pyodide.
  *
  * Started by offline-engine.js, whose first message is {index: <Pyodide folder>, bundle: <engine
- * zip URL>} (not URL parameters: the service worker may answer with the precached script, whose
+ * zip URL>, budget: <the server's work budget per request>} (not URL parameters: the service worker may answer with the precached script, whose
  * URL then becomes this worker's location). It loads
  * Pyodide from our own static files (no CDN; the service worker serves them from the cache the
  * player filled by opting in), unpacks the engine bundle (the engine package + the compiled
@@ -18,16 +18,19 @@ from adjudicator.engine.compiled import rulebook_from_json
 with open("/home/pyodide/engine/rulebook.json", encoding="utf-8") as f:
     RULEBOOK = rulebook_from_json(f.read())
 
-def rule(name, body):
+def rule(name, body, work_budget=None):
     try:
         data = json.loads(body)
     except ValueError as exc:
         return 400, json.dumps({"error": {"code": "invalid_json", "message": f"the body is not valid JSON: {exc}", "field": "(body)"}})
-    status, out = answer(name, data, RULEBOOK)
+    status, out = answer(name, data, RULEBOOK, work_budget)
     return status, json.dumps(out)
 `;
 
-async function start({index, bundle}) {
+let workBudget = null;
+
+async function start({index, bundle, budget}) {
+  workBudget = budget ?? null;
   importScripts(`${index}pyodide.js`);
   const pyodide = await loadPyodide({indexURL: index, packages: []});
   const response = await fetch(bundle);
@@ -48,7 +51,7 @@ self.addEventListener('message', async (event) => {
   const {id, name, body} = event.data;
   try {
     const rule = await ready;
-    const result = rule(name, body);
+    const result = rule(name, body, workBudget);
     const [status, text] = result.toJs();
     result.destroy();
     self.postMessage({id, status, body: text});

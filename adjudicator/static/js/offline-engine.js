@@ -100,7 +100,7 @@ async function installed(info) {
 
 function startWorker(info) {
   worker = new Worker(WORKER_URL);
-  worker.postMessage({index: info.index_url, bundle: info.bundle});
+  worker.postMessage({index: info.index_url, bundle: info.bundle, budget: info.work_budget});
   worker.addEventListener('message', (event) => {
     const pending = waiting.get(event.data.id);
     if (!pending) return;
