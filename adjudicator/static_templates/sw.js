@@ -29,10 +29,34 @@ self.addEventListener("install", (event) => {
       for (let i = 0; i < PRECACHE.length; i += BATCH) {
         await cache.addAll(PRECACHE.slice(i, i + BATCH));
       }
+      await refreshEngine(cache);
       await self.skipWaiting();
     })()
   );
 });
+
+/** A phone that opted in to offline rulings gets this version's engine files with the new site
+ * (and loses the old ones), even if it never opens the builder online again before going offline. */
+async function refreshEngine(cache) {
+  if (!(await caches.has(ENGINE))) return;
+  try {
+    const info = await (await cache.match("/api/v1/offline-engine")).json();
+    if (!info.available) return;
+    const engine = await caches.open(ENGINE);
+    const wanted = [...info.files, info.bundle];
+    for (const url of wanted) {
+      if (await engine.match(url)) continue;
+      const response = await fetch(url);
+      if (!response.ok) return;
+      await engine.put(url, response);
+    }
+    for (const request of await engine.keys()) {
+      if (!wanted.includes(new URL(request.url).pathname)) await engine.delete(request);
+    }
+  } catch (err) {
+    // The builder fills the cache on its next visit online; the new site installs regardless.
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
