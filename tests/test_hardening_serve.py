@@ -54,7 +54,8 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
         deadline = time.monotonic() + 120
         while True:
             with suppress(OSError):
-                urllib.request.urlopen(base + "/rules/terrain/forest", timeout=5).read()
+                with urllib.request.urlopen(base + "/rules/terrain/forest", timeout=5) as response:
+                    response.read()
                 break
             assert process.poll() is None, (instance.parent / f"serve-{port}.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "make serve did not answer within 120 s"
@@ -97,7 +98,8 @@ def call(base: str, path: str, body: dict | None = None, timeout: float = 60) ->
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+        with exc:  # closes the connection it holds (an unclosed socket is a ResourceWarning, an error here)
+            return exc.code, json.loads(exc.read())
 
 
 @pytest.fixture(scope="module")
