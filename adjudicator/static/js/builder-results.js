@@ -82,8 +82,9 @@ function exactly(value, exact) {
   return exact && exact !== '0/1' && exact !== '1/1' ? [value, h('span', {class: 'exact'}, ` (${exact})`)] : value;
 }
 
-function section(title, ...children) {
-  return h('section', {class: 'r-section'}, h('h3', {}, title), ...children);
+/** One part of the ruling; `tab` is the tab it shows under (dice, los, retreat, odds, after). */
+function section(title, tab, ...children) {
+  return h('section', {class: 'r-section', 'data-tab': tab}, h('h3', {}, title), ...children);
 }
 
 function errorBox(error, context) {
@@ -153,7 +154,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   );
 
   if (!b.legal && b.why_not?.length) {
-    out.push(section('Why not', h('ul', {class: 'why-not'}, b.why_not.map((x) => reasonItem(content, x)))));
+    out.push(section('Why not', 'dice', h('ul', {class: 'why-not'}, b.why_not.map((x) => reasonItem(content, x)))));
   }
 
   if (b.breakdown?.length) {
@@ -161,14 +162,14 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
       h('td', {class: 'step-dice'}, step.dice == null ? '' : i === 0 ? String(step.dice) : signed(step.dice)),
       h('td', {}, step.text || '', ' ', step.rule ? h('span', {class: 'cite'}, ruleLink(content, step.rule)) : null)));
     rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)), h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
-    out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', h('table', {class: 'breakdown'},
+    out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', 'dice', h('table', {class: 'breakdown'},
       h('caption', {class: 'visually-hidden'}, 'Battle dice breakdown'),
       h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Dice'), h('th', {scope: 'col'}, 'Why'))),
       h('tbody', {}, rows))));
   }
 
   if (b.hit_symbols?.length) {
-    out.push(section('Hits on',
+    out.push(section('Hits on', 'dice',
       h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
       reasons(content, b.hit_reasons, 'reasons small'),
       b.flags_ignored ? h('p', {class: 'r-note'}, `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
@@ -185,11 +186,11 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
         ? [h('dt', {}, 'Eliminated, counting retreat losses'), h('dd', {}, exactly(pct(p.eliminate_after_retreat), p.eliminate_after_retreat_exact))] : null);
     const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
     if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag', exact: p.flags_exact}));
-    out.push(section('Odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
+    out.push(section('Odds', 'odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
   }
 
   if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
-  else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', errorBox(r.los.error)));
+  else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', 'los', errorBox(r.los.error)));
 
   out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag}));
 
@@ -202,8 +203,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
     after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
       b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
   }
-  if (after.length) out.push(section('After the battle', h('ul', {class: 'after'}, after)));
-  if (b.notes?.length) out.push(section('Notes', reasons(content, b.notes)));
+  if (after.length) out.push(section('After the battle', 'after', h('ul', {class: 'after'}, after)));
+  if (b.notes?.length) out.push(section('Notes', 'dice', reasons(content, b.notes)));
 }
 
 function renderLos(los, {content, board}) {
@@ -218,7 +219,7 @@ function renderLos(los, {content, board}) {
   const blockedText = new Set((los.blocked_by || []).map((x) => x.reason));
   items.push(reasons(content, (los.reasons || []).filter((x) => !blockedText.has(x.text)), 'reasons small'));
   items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
-  return section('Line of sight', ...items);
+  return section('Line of sight', 'los', ...items);
 }
 
 function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag}) {
@@ -265,7 +266,7 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
     }
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'retreat', 'The retreat rule')));
-  return section('Retreat', ...parts);
+  return section('Retreat', 'retreat', ...parts);
 }
 
 function optionText(board, opt, target) {
@@ -293,5 +294,5 @@ function renderResupply(result, {content, board, state, supplier}) {
     if (d.supplier_figures != null) parts.push(h('p', {class: 'r-note'}, `The supplier has ${d.supplier_figures} figure${d.supplier_figures === 1 ? '' : 's'} to hand over.`));
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'resupply', 'The re-supply rule')));
-  return section('Re-supply', ...parts);
+  return section('Re-supply', 'after', ...parts);
 }
