@@ -354,9 +354,9 @@ export class BoardView {
 
   focusHex(row, col) { this.setCursor(row, col, true); }
 
-  activate(row, col) {
+  activate(row, col, keyboard = false) {
     this.setCursor(row, col, false);
-    this.handlers.onActivate(row, col);
+    this.handlers.onActivate(row, col, keyboard);
   }
 
   onKey(event) {
@@ -381,7 +381,7 @@ export class BoardView {
       case 'End': { const r = rowHexes(); this.setCursor(row, r[r.length - 1].col); break; }
       case 'Enter':
       case ' ':
-        this.activate(row, col);
+        this.activate(row, col, true);
         break;
       default: handled = false;
     }

@@ -118,7 +118,7 @@ function load(next, {push = true, note = null} = {}) {
 }
 
 // -- board taps -------------------------------------------------------------------------------
-function onHex(row, col) {
+function onHex(row, col, keyboard = false) {
   const unit = unitAt(state, row, col);
   message('');
   if (ui.moving && !readonly) {
@@ -138,13 +138,18 @@ function onHex(row, col) {
   ui.editing = false;
   ui.expanded = false;
   commit({refresh: Boolean(unit && content.canResupply(unit))});
+  // From the keyboard, the sheet's first choice takes the focus (Escape comes back here).
+  if (keyboard) $('#sheet-body button, #sheet-body select, #sheet-body a')?.focus();
 }
 
 function closeSheet() {
+  const was = ui.selected;
+  const inSheet = $('#sheet').contains(document.activeElement) || document.activeElement === document.body;
   ui.selected = null;
   ui.editing = false;
   ui.moving = null;
   commit({refresh: false});
+  if (was && inSheet) board.focusHex(was.row, was.col);
 }
 
 function placeUnit(row, col, side, type) {
@@ -187,11 +192,15 @@ function settleRoles(changed) {
 
 // -- rendering --------------------------------------------------------------------------------
 function withFocusKept(fn) {
-  const fk = document.activeElement?.dataset?.fk;
+  const active = document.activeElement;
+  const fk = active?.dataset?.fk;
+  const inSheet = $('#sheet').contains(active);
   fn();
   if (fk) {
     const again = document.querySelector(`[data-fk="${CSS.escape(fk)}"]`);
     if (again && !again.disabled) again.focus({preventScroll: true});
+    // A choice that is gone after its own tap (a unit placed): focus stays in the sheet.
+    else if (inSheet && !$('#sheet').hidden) $('#sheet-body button, #sheet-body select')?.focus({preventScroll: true});
   }
 }
 
@@ -243,7 +252,7 @@ function sheetRow(label, ...children) {
 /** The choices for the tapped hex. */
 function renderSheet() {
   const sheet = $('#sheet');
-  document.body.classList.toggle('sheet-open', Boolean(ui.selected));
+  document.body.classList.toggle('sheet-open', Boolean(ui.selected) && !(ui.expanded && !wide.matches));
   if (!ui.selected) { sheet.hidden = true; return; }
   const {row, col} = ui.selected;
   const bd = currentBoard();
@@ -370,7 +379,7 @@ function renderTabs(ruling) {
   if (tabs.length && !present.has(ui.tab)) ui.tab = tabs[0][0];
   ruling.dataset.tab = tabs.length ? ui.tab : '';
   const list = $('#ruling-tabs');
-  list.hidden = tabs.length < 2;
+  list.hidden = !tabs.length;
   fill(list, tabs.map(([id, label]) => h('button', {
     type: 'button', role: 'tab', class: 'r-tab', id: `tab-${id}`, 'data-fk': `tab-${id}`, 'aria-selected': ui.tab === id ? 'true' : 'false',
     'aria-controls': 'ruling', tabindex: ui.tab === id ? '0' : '-1',
@@ -554,8 +563,7 @@ function buildGlobalControls() {
   $('#sheet-close').addEventListener('click', closeSheet);
   $('#b-summary').addEventListener('click', () => {
     if (wide.matches) return;
-    ui.expanded = !ui.expanded;
-    if (ui.expanded) { ui.selected = null; ui.editing = false; }
+    ui.expanded = !ui.expanded;  // the sheet folds away meanwhile (the hex stays selected)
     render();
   });
   $('#copy-ruling').addEventListener('click', copyRuling);
