@@ -36,7 +36,9 @@ class Taps:
         self.count += 1
         self.page.wait_for_timeout(60)
         assert self.page.evaluate("[window.scrollX, window.scrollY]") == [0, 0], f"the page scrolled at: {step}"
-        assert self.page.evaluate("document.getElementById('board-wrap').scrollLeft") == 0, f"the board scrolled at: {step}"
+        scrolled = self.page.evaluate("['board-wrap', 'sheet'].map((id) => document.getElementById(id))"
+                                      ".map((el) => el.scrollLeft + el.scrollTop)")
+        assert scrolled == [0, 0], f"the board or the hex sheet scrolled at: {step}"
         save_screenshot_viewport(self.page, f"{self.name}-{self.count}-{step}")
 
 
@@ -51,7 +53,8 @@ def hexagon(page: Any, row: int, col: int) -> Any:
 
 
 def inside(box: dict, width: int, height: int) -> bool:
-    return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+    right, bottom = box["x"] + box["width"], box["y"] + box["height"]
+    return box["x"] >= 0 and box["y"] >= 0 and right <= width + 0.5 and bottom <= height + 0.5
 
 
 def standard_dispute(page: Any, touch: bool, name: str) -> Taps:
