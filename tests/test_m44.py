@@ -256,3 +256,10 @@ def test_arbitrary_json_never_crashes_the_import(rulebook, data):
         parse_situation(import_m44(data, rulebook).situation, rulebook)
     except M44Error as exc:
         assert exc.field
+
+
+def test_a_file_that_is_not_json_is_explained_without_the_parsers_own_words():
+    with pytest.raises(M44Error) as err:
+        loads(b"{not json")
+    message = err.value.message
+    assert "line 1, column 2" in message and "Expecting" not in message and "char 1" not in message

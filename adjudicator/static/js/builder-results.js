@@ -168,6 +168,15 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
       h('tbody', {}, rows))));
   }
 
+  // A card that changes no number here (Ambush: who battles first) still gets its word.
+  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])].map((x) => x?.rule).filter(Boolean));
+  const cardNotes = [state.card, state.combat_card].filter((id) => id && !cited.has(id)).map((id) => {
+    const card = content.p.command_cards.find((c) => c.id === id) || content.p.combat_cards.find((c) => c.id === id);
+    return h('li', {}, h('strong', {}, `${content.name(id)}: `), card?.summary || '', ' It changes none of the numbers of this battle. ',
+      h('span', {class: 'cite'}, ruleLink(content, id)));
+  });
+  if (cardNotes.length) out.push(section('Cards played', 'dice', h('ul', {class: 'reasons'}, cardNotes)));
+
   if (b.hit_symbols?.length) {
     out.push(section('Hits on', 'dice',
       h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
@@ -192,7 +201,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
   else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', 'los', errorBox(r.los.error)));
 
-  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag}));
+  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag, dice: b.legal ? dice : 0}));
 
   const after = [];
   if (b.take_ground != null) {
@@ -216,14 +225,16 @@ function renderLos(los, {content, board}) {
   }
   if (los.crossed?.length) items.push(h('p', {class: 'r-note'}, `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
   if (los.edges?.length) items.push(h('p', {class: 'r-note'}, `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
-  const blockedText = new Set((los.blocked_by || []).map((x) => x.reason));
-  items.push(reasons(content, (los.reasons || []).filter((x) => !blockedText.has(x.text)), 'reasons small'));
+  // A blocker is said once, in the list above: reasons that only repeat it are left out.
+  const said = (los.blocked_by || []).map((x) => x.reason).filter(Boolean);
+  items.push(reasons(content, (los.reasons || []).filter((x) => !said.some((reason) => (x.text || '').includes(reason))), 'reasons small'));
   items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
   return section('Line of sight', 'los', ...items);
 }
 
-function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag}) {
-  const max = content.limits.max_flags;
+function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag, dice}) {
+  // No more flags than dice rolled: each die shows one face.
+  const max = dice ? Math.min(dice, content.limits.max_flags) : content.limits.max_flags;
   const picker = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Flags rolled'},
     Array.from({length: max}, (_, i) => i + 1).map((n) => h('button', {
       type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false', 'data-fk': `flags-${n}`,

@@ -490,6 +490,12 @@ const scheduleRefresh = debounced(async (signal) => {
   if (signal.aborted || answers.some((a) => a.aborted)) return;
   ui.results = Object.fromEntries(names.map((n, i) => [n, answers[i]]));
   ui.pending = false;
+  const b = ui.results.battle;
+  if (b?.ok && b.data.legal && b.data.dice >= 1 && state.flags > b.data.dice) {
+    state.flags = b.data.dice;  // no more flags than dice: ask again for the retreat that can happen
+    commit();
+    return;
+  }
   withFocusKept(renderResults);
 }, 220);
 
@@ -587,6 +593,11 @@ function buildGlobalControls() {
   $('#m44-file').addEventListener('change', importFile);
   window.addEventListener('popstate', () => fromLocation());
   window.addEventListener('hashchange', () => fromLocation());
+}
+
+/** "1 unit", "2 units". */
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function debounce(fn, wait) {
@@ -711,7 +722,7 @@ async function importFile(event) {
   load({...d.situation, title: d.title || file.name.replace(/\.m44$/i, '')}, {push: true});
   const bd = currentBoard();
   const where = (x) => (x.row === null || x.row === undefined ? 'whole board' : hexLabel(bd, x));
-  const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${d.situation.units.length} units, ${d.situation.hexes.length} terrain hexes on the ${d.situation.board} board.`)];
+  const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
   if (d.unknown.length) {
     parts.push(h('p', {class: 'warn strong'}, `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
       h('table', {class: 'unknown-table', id: 'import-unknown'}, h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
