@@ -33,7 +33,7 @@ def test_home_first_load_is_under_60_kb_and_same_origin(browser, live_server):
 
 
 def test_reference_works_offline_after_one_visit(browser, live_server, catalogue):
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(live_server + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -53,9 +53,25 @@ def test_reference_works_offline_after_one_visit(browser, live_server, catalogue
     page.wait_for_selector(".offline-results li a")
     assert page.locator(".offline-results li a").first.inner_text() == catalogue.entries["artillery"].meta.name
     save_screenshot(page, "offline-search-phone")
-    # The builder page itself loads.
+    # Type-ahead suggestions come from the saved copy too (the worker answers the API with 503).
+    page.goto(f"{live_server}/rules/")
+    box = page.locator("header input[name=q]")
+    box.click()
+    box.press_sequentially("sandbag", delay=30)
+    first = page.locator(".suggest [role=option]").first
+    first.wait_for(state="visible")
+    assert "Sandbags" in first.inner_text()
+    # The builder page loads, says plainly that rulings need the network, and its board works.
     page.goto(f"{live_server}/builder")
     assert re.search("builder", page.title(), re.I)
+    page.wait_for_selector("#builder.ready")
+    assert "rulings need the network" in page.locator("#b-offline").inner_text()
+    page.locator('.hex[data-row="6"][data-col="10"]').tap()
+    page.locator('[data-fk="place-allies-infantry"]').tap()
+    page.locator('.hex[data-row="4"][data-col="10"]').tap()
+    page.locator('[data-fk="place-axis-armor"]').tap()
+    page.wait_for_function("() => /rulings need the network/.test(document.getElementById('b-summary').textContent)")
+    save_screenshot(page, "offline-builder-phone")
     context.close()
 
 

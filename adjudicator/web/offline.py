@@ -19,6 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, ur
 from adjudicator import REPO_ROOT
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
+from adjudicator.web.builder import builder_data
 from adjudicator.web.security import asset_version
 
 bp = Blueprint("offline", __name__)
@@ -52,6 +53,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
+    urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
     for name in static_files(static_folder):
         urls.append(url_for("static", filename=name))
         urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
