@@ -120,9 +120,25 @@ def search_data() -> Any:
         "fields": ["id", "kind", "name", "aliases", "summary", "url"],
         "entries": entries,
         "synonyms": _synonyms(str(synonyms_path)),
+        "ranking": _ranking(),
     })
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
+
+
+def _ranking() -> dict[str, Any]:
+    """The server's search tables (``search.offline_tables``): offline search runs the same
+    ranking on them, so answers match online ones."""
+    from adjudicator import search
+
+    instance = Path(current_app.instance_path)
+    generation = search.opened(instance)
+    if generation is None:
+        search.ensure_index(_catalogue(), instance)
+        generation = search.opened(instance)
+    if generation is None:
+        raise LookupError("no search index")
+    return search.offline_tables(generation)
 
 
 @cache
