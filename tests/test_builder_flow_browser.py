@@ -169,3 +169,44 @@ def test_every_word_on_the_board_is_at_least_11_css_px_on_a_phone(kind, phone_pa
     small = [(text, round(px, 2)) for text, px in sizes if px < 11]
     assert small == []
     save_screenshot_viewport(page, f"board-text-{kind}")
+
+
+def test_a_side_change_pairs_attacker_and_target_without_another_tap(desktop_page, live_server):
+    page = desktop_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    hexagon(page, *ATTACKER).click()
+    page.click('[data-fk="place-allies-infantry"]')
+    hexagon(page, *TARGET).click()
+    page.click('[data-fk="place-allies-armor"]')  # a friend: no battle yet
+    assert page.locator(".hex.is-target").count() == 0
+    page.click('[data-fk="edit"]')
+    page.click('[data-fk="unit-side-axis"]')  # now an enemy: it becomes the target at once
+    assert page.locator(".hex.is-attacker").get_attribute("data-row") == str(ATTACKER[0])
+    assert page.locator(".hex.is-target").get_attribute("data-row") == str(TARGET[0])
+    page.wait_for_function("() => /dice?\\b/.test(document.getElementById('b-summary').textContent)")
+
+
+def test_copy_puts_the_whole_ruling_as_plain_text_with_sources_and_a_short_link(desktop_page, live_server, app):
+    page = desktop_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    standard_dispute(page, False, "copy-desktop")
+    page.wait_for_function("() => !document.querySelector('#b-summary.pending')"
+                           " && /die/.test(document.getElementById('b-summary').textContent)")
+    page.click("#copy-ruling")
+    page.locator("#copy-out textarea").wait_for()
+    text = page.evaluate("navigator.clipboard.readText()")
+    assert text == page.locator("#copy-out textarea").input_value()
+    expected = expected_ruling(app)
+    lines = text.splitlines()
+    assert lines[0] == ("Allied Infantry (4 figures) on F3 (Hill) battles Axis Armor (3 figures) on F5 (Forest),"
+                        " range 2.")
+    assert f"Ruling: roll {expected['dice']} die." in lines
+    catalogue = app.extensions["catalogue"]
+    for step in expected["breakdown"]:
+        source = catalogue.entries[step["rule"]].meta.sources[0]
+        assert any(step["text"] in line and f"{source.document}, {source.section}" in line for line in lines), step
+    assert "Line of sight: clear" in text
+    assert any(line.startswith(f"Link: {live_server}/s/") for line in lines)

@@ -645,7 +645,7 @@ function rulingText(link) {
   const on = (u) => {
     const cell = state.hexes.get(key(u.row, u.col)) || {};
     const where = [cell.terrain ? content.name(cell.terrain) : null, cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
-    return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'})${where ? ` in ${where}` : ''} at ${hexLabel(bd, u)}`;
+    return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
   };
   const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
   const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
