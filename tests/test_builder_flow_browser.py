@@ -96,7 +96,7 @@ def test_the_standard_dispute_takes_at_most_eight_taps_and_no_scroll(device, req
     page.wait_for_function("(w) => document.getElementById('b-summary').textContent.includes(w)", arg=words)
     page.wait_for_function("() => !document.querySelector('#b-summary.pending')")
     summary = page.locator("#b-summary").inner_text()
-    assert words in summary and "line of sight clear" in summary
+    assert words in summary and "LOS clear" in summary
     assert taps.count <= MAX_TAPS
     assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
     bar = page.locator(".b-ruling-bar").bounding_box()
@@ -140,8 +140,23 @@ BOARD_TEXT_SIZES = """() => {
 }"""
 
 
+OVERLAPPING_WORDS = """() => {
+  const boxes = [...document.querySelectorAll('#board text')]
+    .filter((t) => getComputedStyle(t).display !== 'none' && t.textContent.trim())
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = [];
+  const shrink = 1;  // glyph boxes include line spacing: words that only touch do not count
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ta, a] = boxes[i]; const [tb, b] = boxes[j];
+    if (a.left + shrink < b.right - shrink && b.left + shrink < a.right - shrink
+        && a.top + 3 < b.bottom - 3 && b.top + 3 < a.bottom - 3) out.push([ta, tb]);
+  }
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("kind", ["standard", "overlord", "breakthrough"])
-def test_every_word_on_the_board_is_at_least_11_css_px_on_a_phone(kind, phone_page, live_server):
+def test_every_word_on_the_board_is_at_least_11_css_px_on_a_phone_and_none_overlap(kind, phone_page, live_server):
     page = phone_page
     page.goto(live_server + "/builder")
     page.wait_for_selector("#builder.ready")
@@ -168,6 +183,8 @@ def test_every_word_on_the_board_is_at_least_11_css_px_on_a_phone(kind, phone_pa
     assert len(sizes) > 50
     small = [(text, round(px, 2)) for text, px in sizes if px < 11]
     assert small == []
+    overlaps = page.evaluate(OVERLAPPING_WORDS)
+    assert overlaps == []
     save_screenshot_viewport(page, f"board-text-{kind}")
 
 

@@ -117,12 +117,12 @@ export function renderRuling(root, {r, state, content, board, attacker, target, 
   if (!attacker && target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker'),
-      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Select a unit and press Attacker to see the battle.`));
+      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Tap a unit, then Attacker, to see the battle.`));
     out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight}));
   } else if (!attacker || !target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
-      h('p', {class: 'r-sub'}, 'Place two units of opposite sides: the first becomes the attacker, the second the target. Select a unit to change its role.'));
+      h('p', {class: 'r-sub'}, 'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; tap a unit to change its role.'));
   } else if (r.battle && !r.battle.ok) {
     verdict.classList.add('error');
     verdict.append(h('p', {class: 'r-verdict'}, 'No ruling for this board'), errorBox(r.battle.error));

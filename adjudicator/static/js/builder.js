@@ -415,13 +415,13 @@ function summaryText() {
   const bits = [];
   if (d.legal) {
     bits.push(`✔ ${d.dice} ${d.dice === 1 ? 'die' : 'dice'}`);
-    if (d.hit_symbols?.length) bits.push(`hits on ${d.hit_symbols.map((f) => content.name(f)).join(', ')}`);
+    if (d.hit_symbols?.length) bits.push(`hits: ${d.hit_symbols.map((f) => content.name(f).toLowerCase()).join(', ')}`);
     if (d.probabilities?.hits) bits.push(`${pct(1 - d.probabilities.hits[0])} ≥1 hit`);
   } else {
     const why = d.why_not?.[0];
     bits.push(`✖ Not allowed${why ? `: ${typeof why === 'string' ? why : why.text || ''}` : ''}`);
   }
-  if (los?.needed !== false) bits.push(los?.clear ? 'line of sight clear' : 'no line of sight');
+  if (los?.needed !== false) bits.push(los?.clear ? 'LOS clear' : 'no LOS');
   return {cls: `${d.legal ? 'legal' : 'illegal'}${ui.pending ? ' pending' : ''}`, text: bits.join(' · ')};
 }
 
@@ -431,6 +431,7 @@ function renderSummary() {
   el.className = `b-summary ${cls}`;
   const open = wide.matches || ui.expanded;
   el.setAttribute('aria-expanded', open ? 'true' : 'false');
+  el.title = text.replace('LOS', 'line of sight');
   fill(el, h('span', {class: 'b-summary-text'}, text), wide.matches ? null : h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}, ui.expanded ? '▾' : '▴'));
   $('#ruling-box').classList.toggle('expanded', open);
   document.body.classList.toggle('ruling-open', ui.expanded && !wide.matches);
