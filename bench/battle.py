@@ -1,5 +1,7 @@
 """Benchmark: one full ``/api/v1/battle`` answer (legality, dice, line of sight, odds, flags,
-retreat, take ground), in-process and through the Flask test client.
+retreat, take ground), in-process and through the Flask test client; one ``/api/v1/resolve``; and
+``/api/v1/fire-map`` on this small board and on crowded standard and Overlord boards (the worst
+case its pair cap allows).
 
 Prints mean, p50 and p95 in milliseconds; run with ``.venv/bin/python bench/battle.py``. Numbers
 only: no test asserts timings."""
@@ -15,6 +17,8 @@ from typing import Any
 from adjudicator import create_app
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
+from adjudicator.engine.fire_map import fire_map
+from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.los import trace
 from adjudicator.engine.situation import parse_situation
 
@@ -82,6 +86,35 @@ def main() -> None:
     measure("in-process (warm geometry cache)", in_process)
     measure("in-process (cold geometry cache)", cold_geometry)
     measure("test client POST /api/v1/battle", over_http)
+
+    rolled = {**REQUEST, "rolled": {"grenade": 1, "flag": 1}}
+
+    def resolve_over_http() -> Any:
+        response = client.post("/api/v1/resolve", json=rolled)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    measure("test client POST /api/v1/resolve", resolve_over_http)
+    situation = parse_situation(REQUEST, rulebook)
+    measure("fire map, 5 units (all pairs)", lambda: fire_map(situation, rulebook))
+    for kind in ("standard", "overlord"):
+        crowded = parse_situation(crowded_board(kind), rulebook)
+        answer = fire_map(crowded, rulebook)
+        print(f"fire map, {len(crowded.units)} units on {kind}: {answer.pairs} pairs in reach, "
+              f"{len(answer.battles)} assessed, {answer.beyond_range} beyond range")
+        measure(f"fire map, crowded {kind}", lambda c=crowded: fire_map(c, rulebook), runs=5)
+
+
+def crowded_board(kind: str) -> dict[str, Any]:
+    """As many units as a situation may hold (200, or every hex of a standard board), two rows of
+    no man's land excepted: the most pairs a fire map can face."""
+    board = BOARDS[kind]
+    middle = board.rows // 2
+    spots = [h for h in board.hexes() if h.row != middle][:200]
+    kinds = ("infantry", "armor", "artillery")
+    return {"board": kind, "units": [
+        {"id": f"u{i}", "side": "allies" if h.row > middle else "axis", "type": kinds[i % 3], "row": h.row,
+         "col": h.col, "figures": 2} for i, h in enumerate(spots)]}
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-ENGINE_ENDPOINTS = ["/api/v1/line-of-sight", "/api/v1/battle", "/api/v1/retreat", "/api/v1/resupply"]
+ENGINE_ENDPOINTS = ["/api/v1/line-of-sight", "/api/v1/battle", "/api/v1/retreat", "/api/v1/resupply",
+                    "/api/v1/resolve", "/api/v1/fire-map"]
 POST_ENDPOINTS = [*ENGINE_ENDPOINTS, "/api/v1/situations"]
 
 VALID = {
@@ -21,8 +22,9 @@ VALID = {
     ],
     "from": {"row": 6, "col": 10}, "to": {"row": 4, "col": 12},
     "attacker": "A", "target": "B", "unit": "B", "flags": 1, "supplier": "T",
+    "rolled": {"infantry": 1, "flag": 1},
 }
-ENGINE_ONLY = ("from", "to", "unit", "supplier")  # saved situations keep only the builder's fields
+ENGINE_ONLY = ("from", "to", "unit", "supplier", "rolled")  # saved situations keep only the builder's fields
 
 
 def post(client, url, body, content_type="application/json"):
@@ -137,6 +139,8 @@ SITUATIONS = st.fixed_dictionaries(
         "unit": JSONISH | st.sampled_from(["A", "B", "T"]),
         "supplier": JSONISH | st.sampled_from(["A", "B", "T"]),
         "flags": JSONISH | st.integers(-1, 14),
+        "rolled": JSONISH | st.dictionaries(st.sampled_from(["infantry", "armor", "grenade", "star", "flag"]),
+                                            st.integers(-1, 4), max_size=5),
         "card": JSONISH | st.sampled_from(["armor_assault", "ambush", "air_power", "recon"]),
         "combat_card": JSONISH | st.sampled_from(["bitter_resistance", "jungle_warfare"]),
     },

@@ -32,10 +32,17 @@ def die_faces(rulebook: Rulebook) -> dict[str, int]:
 class HitSymbols:
     symbols: tuple[str, ...]  # in the die's face order
     reasons: tuple[Reason, ...]
+    faces: tuple[str, ...] = ()  # the die face each of ``reasons`` is about, in the same order
+
+    def reason_for(self, face: str) -> Reason | None:
+        """The reason given about ``face`` (why it hits, or why it does not), if any."""
+        return next((r for f, r in zip(self.faces, self.reasons, strict=False) if f == face), None)
 
 
 def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tuple[str, SpecialRuleRules]]:
     """(entry id, rules) of the special rules the situation's ``rules`` list switches on."""
+    if not situation.rules_in_effect:  # the common case; spares a scan of every entry per battle
+        return []
     ids = situation_rule_ids(rulebook)
     out: list[tuple[str, SpecialRuleRules]] = []
     for situation_id in sorted(situation.rules_in_effect):
@@ -69,6 +76,7 @@ def hit_symbols(
     target_name = rulebook.names[target.profile]
     hits: set[str] = set()
     reasons: list[Reason] = []
+    faces_said: list[str] = []
 
     symbol = target_rules.targeted_as
     if symbol in faces:
@@ -81,7 +89,9 @@ def hit_symbols(
         else:
             hits.add(symbol)
             reasons.append(Reason(target.profile, f"{target_name} is hit by {symbol} symbols"))
+        faces_said.append(symbol)
     else:
+        faces_said.append("")
         reasons.append(Reason(target.profile, f"{target_name} is targeted as {symbol}: no die face shows that "
                                               "symbol, so only other faces can hit it"))
 
@@ -89,13 +99,15 @@ def hit_symbols(
         hits.add(ALWAYS_HITS)
         cite = next(r for r in HIT_RULES if r in rulebook.kinds)
         reasons.append(Reason(cite, f"A {ALWAYS_HITS} scores a hit on any unit"))
+        faces_said.append(ALWAYS_HITS)
 
     if STAR in faces:
         star = _star_reason(rulebook, attacker, attacker_rules, target, target_rules, card)
         if star is not None:
             hits.add(STAR)
             reasons.append(star)
-    return HitSymbols(tuple(face for face in faces if face in hits), tuple(reasons))
+            faces_said.append(STAR)
+    return HitSymbols(tuple(face for face in faces if face in hits), tuple(reasons), tuple(faces_said))
 
 
 def _star_reason(

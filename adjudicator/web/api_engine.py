@@ -1,5 +1,5 @@
-"""JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle`` and the OpenAPI
-document of the whole API (shared/spec/api.md).
+"""JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
+``/api/v1/fire-map`` and the OpenAPI document of the whole API (shared/spec/api.md).
 
 Thin: parse and check every field (a bad one is a 4xx naming it), call the pure engine, return
 its answer. ``/retreat`` and ``/resupply`` live in ``api_outcomes``."""
@@ -14,8 +14,10 @@ from flask import Blueprint, jsonify
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
 from adjudicator.engine.situation import Situation, parse_hex
 from adjudicator.web.errors import ApiError
 from adjudicator.web.openapi import openapi_document
@@ -84,6 +86,35 @@ def battle_view() -> Any:
                 answer["probabilities"][key] = outcome.pop(key)
     answer.update(outcome)
     return jsonify(answer)
+
+
+@bp.post("/resolve")
+def resolve_view() -> Any:
+    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
+    data = json_body()
+    situation = situation_from(data)
+    attacker = unit_id_field(data, "attacker", situation)
+    target = unit_id_field(data, "target", situation)
+    card, combat_card = card_name(data, "card"), card_name(data, "combat_card")
+    overrun_battle = bool_field(data, "overrun_battle")
+    rules = rulebook()
+    rolled = _engine(lambda: parse_rolled(data.get("rolled"), rules))
+    ruling = _engine(lambda: assess_battle(situation, rules, attacker, target, card=card, combat_card=combat_card,
+                                           overrun_battle=overrun_battle))
+    resolution = _engine(lambda: resolve_battle(situation, rules, ruling, rolled))
+    return jsonify(resolution_json(situation, rules, resolution))
+
+
+@bp.post("/fire-map")
+def fire_map_view() -> Any:
+    """Every battle between enemy units as things stand, each as ``/battle`` rules it (``engine.fire_map``)."""
+    data = json_body()
+    situation = situation_from(data)
+    unit = unit_id_field(data, "unit", situation) if data.get("unit") is not None else None
+    card, combat_card = card_name(data, "card"), card_name(data, "combat_card")
+    rules = rulebook()
+    answer = _engine(lambda: fire_map(situation, rules, unit, card=card, combat_card=combat_card))
+    return jsonify(fire_map_json(answer))
 
 
 @bp.get("/openapi.json")

@@ -228,7 +228,7 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         return None
 
     endpoint = data.get("endpoint")
-    if endpoint == "battle":
+    if endpoint in ("battle", "resolve"):
         state.update({k: req[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle") if k in req})
     elif endpoint == "line-of-sight":
         state.update({"attacker": unit_at(req.get("from")), "target": unit_at(req.get("to"))})
@@ -237,6 +237,8 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     elif endpoint == "resupply":
         state["select"] = req.get("supplier")
+    elif endpoint == "fire-map":
+        state["select"] = req.get("unit")
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.hits import die_faces
+from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
     MAX_FIGURES,
@@ -227,6 +230,68 @@ RETREAT_RESPONSE = {
         "eliminated": {"type": "boolean"},
     },
 }
+RESOLVE_RESPONSE = {
+    "type": "object",
+    "required": ["legal", "why_not", "dice", "rolled", "hits", "hits_by_face", "figures_lost", "flags",
+                 "flags_ignored", "flags_to_retreat", "retreat", "eliminated", "take_ground", "overrun", "steps"],
+    "properties": {
+        "attacker": UNIT_REF, "target": UNIT_REF,
+        "legal": {"type": "boolean"},
+        "why_not": {"type": "array", "items": REASON},
+        "dice": {"type": "integer", "minimum": 0},
+        "breakdown": {"type": "array", "items": REASON},
+        "hit_symbols": {"type": "array", "items": {"type": "string"}},
+        "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        "hits": {"type": "integer", "minimum": 0},
+        "hits_by_face": {"type": "array", "items": {
+            "type": "object", "required": ["face", "count", "hits", "rule", "text"],
+            "properties": {"face": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
+                           "hits": {"type": "integer", "minimum": 0}, "rule": {"type": "string"},
+                           "text": {"type": "string"}}}},
+        "figures": {"type": "integer", "minimum": 1},
+        "figures_lost_to_hits": {"type": "integer", "minimum": 0},
+        "figures_lost": {"type": "integer", "minimum": 0},
+        "figures_left": {"type": "integer", "minimum": 0},
+        "flags": {"type": "integer", "minimum": 0},
+        "flags_ignored": {"type": "integer", "minimum": 0},
+        "flags_must_ignore": {"type": "integer", "minimum": 0},
+        "flags_to_retreat": {"type": "integer", "minimum": 0},
+        "flag_allowance": {"type": "object", **NULLABLE},
+        "retreat": {"type": "object", "required": ["moves_required", "options", "min_figures_lost"],
+                    "properties": {"moves_required": {"type": "integer", "minimum": 0},
+                                   "options": {"type": "array", "items": RETREAT_OPTION},
+                                   "min_figures_lost": {"type": "integer", "minimum": 0}}},
+        "eliminated": {"type": "boolean"},
+        "vacated": {"type": "string", "enum": list(VACATED)},
+        "take_ground": {"type": "boolean"},
+        "overrun": {"type": "boolean"},
+        "take_ground_if_vacated": {"type": "boolean"},
+        "overrun_if_vacated": {"type": "boolean"},
+        "advance": {"type": "object", **NULLABLE},
+        "steps": {"type": "array", "items": REASON},
+    },
+}
+FIRE_MAP_RESPONSE = {
+    "type": "object",
+    "required": ["battles", "pairs", "beyond_range", "truncated"],
+    "properties": {
+        "unit": {"type": "string", **NULLABLE},
+        "battles": {"type": "array", "maxItems": MAX_PAIRS, "items": {
+            "type": "object",
+            "required": ["attacker", "target", "legal", "dice", "why_not", "distance", "line_of_sight"],
+            "properties": {"attacker": {"type": "string"}, "target": {"type": "string"},
+                           "legal": {"type": "boolean"}, "dice": {"type": "integer", "minimum": 0},
+                           "why_not": {"type": "array", "items": REASON},
+                           "distance": {"type": "integer", "minimum": 1},
+                           "close_assault": {"type": "boolean"}, "line_of_sight": {"type": "boolean"},
+                           "line_of_sight_needed": {"type": "boolean"},
+                           "hit_symbols": {"type": "array", "items": {"type": "string"}}}}},
+        "pairs": {"type": "integer", "minimum": 0},
+        "beyond_range": {"type": "integer", "minimum": 0},
+        "truncated": {"type": "boolean"},
+        "max_pairs": {"type": "integer", "minimum": 1},
+    },
+}
 RESUPPLY_RESPONSE = {
     "type": "object",
     "required": ["legal", "why_not", "targets", "supplier_figures"],
@@ -315,6 +380,14 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "/api/v1/retreat": _post(
                 "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
                 "Counts the figures lost for moves that cannot be made."),
+            "/api/v1/resolve": _post(
+                "The faces actually rolled, applied", "ResolveRequest", "Resolve",
+                "Hits by face, figures lost, flags ignored, the retreat with every legal path, elimination, take "
+                "ground and overrun, and the whole resolution as cited steps."),
+            "/api/v1/fire-map": _post(
+                "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
+                "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
+                "only counted."),
             "/api/v1/resupply": _post(
                 "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
                 "Half-Tracks and Supply Trucks hand figures to adjacent weakened units."),
@@ -402,11 +475,29 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
+            "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
+                "attacker": unit_ref, "target": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "overrun_battle": {"type": "boolean", **NULLABLE,
+                                   "description": "the battle is itself an armor overrun"},
+                "rolled": {"type": "object", "additionalProperties": False,
+                           "description": "how many dice showed each face; they must add up to the battle's dice",
+                           "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                                          for face in die_faces(rulebook)}},
+            }),
+            "FireMapRequest": _with(situation, [], {
+                "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+            }),
             "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
             "Retreat": RETREAT_RESPONSE,
             "Resupply": RESUPPLY_RESPONSE,
+            "Resolve": RESOLVE_RESPONSE,
+            "FireMap": FIRE_MAP_RESPONSE,
             "RuleEntry": ENTRY_RESPONSE,
             "RuleIndex": INDEX_RESPONSE,
             "SearchResults": SEARCH_RESPONSE,

@@ -1,0 +1,345 @@
+"""The dice as rolled, applied (``/api/v1/resolve``; content ``resolving_hits``, ``retreat``,
+``take_ground``, ``armor_overrun``).
+
+After the dice land, a referee needs the outcome, not the odds: which of the faces rolled hit this
+target, how many figures go, which flags it may or must ignore, the retreat the others force (with
+every legal path and the figures a blocked one costs), whether the unit is gone, and whether the
+attacker may then take the vacated hex and overrun.
+
+Nothing here re-states a rule: the faces that hit come from ``engine.hits`` (through the battle
+ruling), flag ignoring from ``engine.flags``, the retreat from ``engine.retreat`` and take ground /
+overrun from ``engine.advance``; this module only applies a given roll to them, in the order of the
+game help's battle sequence (hits first, then flags, then the retreat, then ground), and tells that
+order as cited ``steps``. Everything is pure and deterministic, so the same ``resolution_json``
+can run in the browser."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult, advance_after_close_assault
+from adjudicator.engine.battle import BattleRuling, battle_rule, ruling_json
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.flags import FlagAllowance, flags_ignorable
+from adjudicator.engine.hits import DICE_RULE, HIT_RULES, die_faces
+from adjudicator.engine.odds import FLAG_FACE
+from adjudicator.engine.reasons import Reason
+from adjudicator.engine.retreat import RETREAT, RetreatResult, retreat_options
+from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import Situation
+
+ROLLED = "rolled"  # the request field every problem with the roll is reported on
+MAX_ROLLED = 12  # most dice of one face accepted: more than any battle rolls
+MEDALS = "medals"  # core entry: the last figure of a unit is a medal
+
+VACATED = ("eliminated", "retreated", "owner_choice", "held", "unknown")
+"""What happens to the target's hex: emptied by elimination or by a retreat every choice makes;
+emptied only if the owner chooses to retreat rather than ignore an optional flag; kept; or not
+computable (a retreat the engine cannot compute, such as a train's)."""
+
+
+def _plural(n: int, word: str) -> str:
+    plurals = {"die": "dice", "hex": "hexes", "figure": "figures", "flag": "flags", "hit": "hits"}
+    return f"{n} {word if n == 1 else plurals.get(word, word + 's')}"
+
+
+def parse_rolled(value: object, rulebook: Rulebook) -> dict[str, int]:
+    """The faces rolled, face -> count in the die's face order (faces not given count 0).
+
+    The faces are those of ``die_faces`` of core ``range_and_dice``; anything else, a count that is
+    not a whole number from 0 to ``MAX_ROLLED``, or a value that is not an object raises
+    IllegalSituation naming ``rolled``."""
+    faces = die_faces(rulebook)
+    known = ", ".join(faces)
+    if value is None:
+        raise IllegalSituation(ROLLED, f'is required: the faces rolled, like {{"grenade": 1, "flag": 1}}; the '
+                                       f'faces are {known}')
+    if not isinstance(value, Mapping):
+        raise IllegalSituation(ROLLED, f'must be an object counting each face rolled, like {{"grenade": 1, '
+                                       f'"flag": 1}}; the faces are {known}')
+    for face, count in value.items():
+        if face not in faces:
+            raise IllegalSituation(ROLLED, f"unknown die face {str(face)[:40]!r}; the faces are {known}")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise IllegalSituation(ROLLED, f"the count of {face} must be a whole number, got {type(count).__name__}")
+        if not 0 <= count <= MAX_ROLLED:
+            raise IllegalSituation(ROLLED, f"the count of {face} must be between 0 and {MAX_ROLLED}, got {count}")
+    return {face: int(value.get(face, 0)) for face in faces}
+
+
+@dataclass(frozen=True)
+class FaceResult:
+    """The dice that showed one face, and what they did to this target."""
+
+    face: str
+    count: int
+    hits: int
+    reason: Reason  # why this face hits this target, or why it does not
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"face": self.face, "count": self.count, "hits": self.hits, "rule": self.reason.rule,
+                "text": self.reason.text}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One battle's roll, applied."""
+
+    ruling: BattleRuling
+    rolled: tuple[tuple[str, int], ...]
+    faces: tuple[FaceResult, ...]
+    hits: int
+    figures_lost_to_hits: int
+    flags: int
+    allowance: FlagAllowance | None
+    flags_ignored: int
+    flags_must_ignore: int
+    retreat: RetreatResult | None
+    retreat_problem: Reason | None
+    figures_lost: int
+    eliminated: bool
+    vacated: str
+    advance: AdvanceResult | None
+    steps: tuple[Reason, ...]
+
+    @property
+    def flags_to_retreat(self) -> int:
+        return self.flags - self.flags_ignored
+
+    @property
+    def take_ground(self) -> bool:
+        """Ground is taken only when the hex is certainly emptied and the attacker may enter it."""
+        return self.vacated in ("eliminated", "retreated") and bool(self.advance and self.advance.take_ground)
+
+    @property
+    def overrun(self) -> bool:
+        return self.vacated in ("eliminated", "retreated") and bool(self.advance and self.advance.overrun)
+
+
+def _face_result(rulebook: Rulebook, ruling: BattleRuling, face: str, count: int) -> FaceResult:
+    """Whether ``count`` dice showing ``face`` hit the target, with the rule that says so."""
+    target = ruling.target
+    target_name = rulebook.names[target.profile]
+    said = ruling.hits.reason_for(face)
+    hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
+    if face in ruling.hits.symbols:
+        reason = said or Reason(hit_rule, f"{face} scores a hit on {target_name}")
+        return FaceResult(face, count, count, Reason(reason.rule, f"{_plural(count, face)}: "
+                                                                  f"{_plural(count, 'hit')}. {reason.text}"))
+    if face == FLAG_FACE:
+        return FaceResult(face, count, 0, Reason(RETREAT, f"{_plural(count, face)}: no hit; flags make the target "
+                                                          "retreat once the hits are taken"))
+    if said is not None:  # the target's own symbol, turned off by a special rule
+        return FaceResult(face, count, 0, Reason(said.rule, f"{_plural(count, face)}: no hit. {said.text}"))
+    targeted_as = rulebook.unit(target.profile).targeted_as
+    if face == "star":
+        return FaceResult(face, count, 0, Reason(hit_rule, (
+            f"{_plural(count, face)}: no hit. A star misses unless the attacking unit, the target or the card "
+            "makes stars hit, and none does in this battle")))
+    return FaceResult(face, count, 0, Reason(target.profile, (
+        f"{_plural(count, face)}: no hit. {target_name} is hit as {targeted_as}, not by {face} symbols")))
+
+
+def _vacated(result: RetreatResult | None, flags_to_retreat: int, eliminated: bool, remaining: int) -> str:
+    """Whether the target's hex is emptied, from the outcome of every choice the owner may make
+    (the choice summaries count every path, even where the listing is capped)."""
+    if eliminated:
+        return "eliminated"
+    if result is None:
+        return "unknown" if flags_to_retreat else "held"
+    empties = [(c.moves_required > 0 and c.reachable > 0) or c.figures_lost >= remaining for c in result.choices]
+    if empties and all(empties):
+        return "retreated"
+    return "owner_choice" if any(empties) else "held"
+
+
+def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                   rolled: Mapping[str, int]) -> Resolution:
+    """Apply the faces ``rolled`` (as ``parse_rolled`` returns them) to the battle ``ruling``.
+
+    The card and combat card are the ruling's own: a command card can forbid ignoring flags (Air
+    Power, Barrage) and a combat card can grant one (Bitter Resistance), as in ``/battle``. A roll
+    whose faces do not add up to the battle's dice raises IllegalSituation naming ``rolled``; an
+    illegal battle is answered with nothing applied."""
+    rolled = {face: count for face, count in rolled.items()}
+    total = sum(rolled.values())
+    target = ruling.target
+    steps: list[Reason] = []
+    if not ruling.legal:
+        steps.append(Reason(battle_rule(rulebook), "The battle cannot be made, so no dice are rolled"))
+        steps.extend(ruling.why_not)
+        return Resolution(ruling, tuple(rolled.items()), (), 0, 0, 0, None, 0, 0, None, None, 0, False, "held",
+                          None, tuple(steps))
+    if total != ruling.dice:
+        raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but this battle rolls "
+                                       f"{_plural(ruling.dice, 'die')}")
+
+    shown = ", ".join(_plural(n, face) for face, n in rolled.items() if n)
+    steps.append(Reason(DICE_RULE, f"{ruling.attacker.id} rolls {_plural(total, 'die')} against {target.id}: "
+                                   f"{shown}"))
+    faces = tuple(_face_result(rulebook, ruling, face, n) for face, n in rolled.items() if n)
+    steps.extend(f.reason for f in faces)
+    hits = sum(f.hits for f in faces)
+    lost_to_hits = min(hits, target.figures)
+    left = target.figures - lost_to_hits
+    hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
+    if hits == 0:
+        steps.append(Reason(hit_rule, f"No hit: {target.id} keeps its {_plural(target.figures, 'figure')}"))
+    elif left == 0:
+        extra = f" ({_plural(hits - target.figures, 'hit')} more than it had are lost)" if hits > target.figures else ""
+        steps.append(Reason(hit_rule, f"{_plural(hits, 'hit')} remove all {_plural(target.figures, 'figure')} of "
+                                      f"{target.id}: it is eliminated{extra}"))
+    else:
+        steps.append(Reason(hit_rule, f"{_plural(hits, 'hit')} {'removes' if hits == 1 else 'remove'} "
+                                      f"{_plural(lost_to_hits, 'figure')} from "
+                                      f"{target.id}: {left} left"))
+
+    flags = 0 if FLAG_FACE in ruling.hits.symbols else rolled.get(FLAG_FACE, 0)
+    card, combat_card = ruling.card, ruling.combat_card
+    allowance = flags_ignorable(situation, rulebook, target.id, card=card, combat_card=combat_card)
+    flags_ignored, must = allowance.most_ignored(flags), allowance.least_ignored(flags)
+    retreat: RetreatResult | None = None
+    problem: Reason | None = None
+    try:
+        retreat = retreat_options(situation, rulebook, target.id, flags, card=card, combat_card=combat_card,
+                                  hits=lost_to_hits)
+    except IllegalSituation as exc:
+        problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
+    retreat_lost = retreat.min_figures_lost if retreat is not None and left > 0 else 0
+    figures_lost = min(target.figures, lost_to_hits + retreat_lost)
+    eliminated = figures_lost >= target.figures
+
+    if flags and left == 0:
+        steps.append(Reason(RETREAT, f"{target.id} is eliminated before its {_plural(flags, 'flag')} are "
+                                     "resolved: they have no effect"))
+    elif flags:
+        steps.extend(_flag_steps(rulebook, allowance, target.id, flags, flags_ignored, must))
+        steps.extend(_retreat_steps(target.id, flags - flags_ignored, retreat, problem, left))
+
+    vacated = _vacated(retreat, flags - flags_ignored, eliminated, left)
+    advance: AdvanceResult | None = None
+    if vacated in ("eliminated", "retreated", "owner_choice"):
+        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id,
+                                              overruns_this_turn=int(ruling.overrun_battle))
+    if eliminated and MEDALS in rulebook.kinds:
+        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the attacker's side as a medal"))
+    steps.extend(_ground_steps(vacated, advance, target.id))
+    return Resolution(ruling, tuple(rolled.items()), faces, hits, lost_to_hits, flags, allowance, flags_ignored,
+                      must, retreat, problem, figures_lost, eliminated, vacated, advance, tuple(steps))
+
+
+def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: str, flags: int, most: int,
+                least: int) -> list[Reason]:
+    """The flags rolled and each permission or obligation to ignore some (``engine.flags``)."""
+    steps: list[Reason] = []
+    if allowance.forbidden_by:
+        steps.append(Reason(allowance.forbidden_by, f"{rulebook.names[allowance.forbidden_by]}: its flags may not be "
+                                                    "ignored"))
+    for source in allowance.sources:
+        count = "every flag" if source.count is None else _plural(source.count, "flag")
+        verb = "must" if source.mandatory else "may"
+        steps.append(Reason(source.rule, f"{rulebook.names[source.rule]}: {unit} {verb} ignore {count}"))
+    if most == 0:
+        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} may ignore none"))
+    elif least == most:
+        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} ignores {most}, {flags - most} left to "
+                                     "retreat"))
+    else:
+        must = f" and must ignore {least}" if least else ""
+        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} may ignore up to {most}{must}; ignoring all "
+                                     f"it may leaves {flags - most} to retreat"))
+    return steps
+
+
+def _retreat_steps(unit: str, to_retreat: int, retreat: RetreatResult | None, problem: Reason | None,
+                   left: int) -> list[Reason]:
+    """The retreat the remaining flags force, from the choice that ignores every flag it may."""
+    if problem is not None:
+        return [problem]
+    if retreat is None or to_retreat == 0:
+        return [Reason(RETREAT, f"No retreat: {unit} stays on its hex")]
+    choice = next((c for c in retreat.choices if c.flags_ignored == retreat.flags_ignored), None)
+    if choice is None:  # pragma: no cover - retreat_options lists every choice it allows
+        return []
+    steps: list[Reason] = []
+    if choice.reachable >= choice.moves_required:
+        farther = (f" (up to {_plural(choice.moves_allowed, 'hex')} as it chooses)"
+                   if choice.moves_allowed > choice.moves_required else "")
+        steps.append(Reason(RETREAT, f"{unit} retreats {_plural(choice.moves_required, 'hex')} toward its own "
+                                     f"baseline{farther}: {choice.options_total} legal "
+                                     f"{'path' if choice.options_total == 1 else 'paths'}"))
+    else:
+        not_made = choice.moves_required - choice.reachable
+        where = f"can move only {_plural(choice.reachable, 'hex')}" if choice.reachable else "cannot move at all"
+        steps.append(Reason(RETREAT, f"{unit} must retreat {_plural(choice.moves_required, 'hex')} but {where}: "
+                                     f"{_plural(not_made, 'move')} not made cost "
+                                     f"{_plural(choice.figures_lost, 'figure')} (the retreat breakdown says what "
+                                     "blocks each step)"))
+        if choice.figures_lost >= left:
+            steps.append(Reason(RETREAT, f"{unit} loses its last figure to the blocked retreat: it is eliminated"))
+    if any(o.risks for o in retreat.options):
+        risky = next(o for o in retreat.options if o.risks)
+        steps.append(Reason(risky.risks[0].rule, "A retreat path crosses a hex that makes the unit roll for losses: "
+                                                 "see the options' entry risks"))
+    return steps
+
+
+def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> list[Reason]:
+    """Take ground and overrun, only once the hex is (or may be) emptied (``engine.advance``)."""
+    if vacated == "held":
+        return [Reason(TAKE_GROUND, f"{unit} holds its hex: there is no ground to take and no overrun")]
+    if vacated == "unknown":
+        return [Reason(TAKE_GROUND, f"Whether {unit} leaves its hex is not known, so take ground is not ruled on")]
+    steps: list[Reason] = []
+    if vacated == "owner_choice":
+        steps.append(Reason(RETREAT, f"{unit}'s owner chooses whether to ignore the optional flag: its hex is emptied "
+                                     "only if it retreats, and what follows applies only then"))
+    if advance is not None:
+        steps.extend(advance.take_ground_reasons)
+        if advance.take_ground:
+            steps.extend(advance.overrun_reasons)
+        elif OVERRUN not in {r.rule for r in steps}:
+            steps.append(Reason(OVERRUN, "No armor overrun without taking ground first"))
+    return steps
+
+
+def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -> dict[str, Any]:
+    """The ``/api/v1/resolve`` answer (shared/spec/api.md): the battle ruling's identity fields,
+    then the roll applied. Pure and deterministic (also run in the browser)."""
+    ruling = ruling_json(situation, rulebook, res.ruling)
+    out: dict[str, Any] = {k: ruling[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle",
+                                                   "legal", "why_not", "distance", "close_assault", "dice",
+                                                   "breakdown", "hit_symbols")}
+    retreat: dict[str, Any]
+    if res.retreat is not None:
+        retreat = res.retreat.to_dict()
+    else:
+        retreat = {"moves_required": 0, "options": [], "min_figures_lost": 0,
+                   "problem": res.retreat_problem.to_dict() if res.retreat_problem else None}
+    target = res.ruling.target
+    out.update({
+        "rolled": dict(res.rolled),
+        "hits": res.hits,
+        "hits_by_face": [f.to_dict() for f in res.faces],
+        "figures": target.figures,
+        "figures_lost_to_hits": res.figures_lost_to_hits,
+        "figures_lost": res.figures_lost,
+        "figures_left": target.figures - res.figures_lost,
+        "flags": res.flags,
+        "flags_ignored": res.flags_ignored,
+        "flags_must_ignore": res.flags_must_ignore,
+        "flags_to_retreat": res.flags_to_retreat,
+        "flag_allowance": res.allowance.to_dict() if res.allowance is not None else None,
+        "retreat": retreat,
+        "eliminated": res.eliminated,
+        "vacated": res.vacated,
+        "take_ground": res.take_ground,
+        "overrun": res.overrun,
+        "take_ground_if_vacated": bool(res.advance and res.advance.take_ground),
+        "overrun_if_vacated": bool(res.advance and res.advance.overrun),
+        "advance": res.advance.to_dict() if res.advance is not None else None,
+        "steps": [s.to_dict() for s in res.steps],
+    })
+    return out
