@@ -227,3 +227,31 @@ def test_copy_puts_the_whole_ruling_as_plain_text_with_sources_and_a_short_link(
         assert any(step["text"] in line and f"{source.document}, {source.section}" in line for line in lines), step
     assert "Line of sight: clear" in text
     assert any(line.startswith(f"Link: {live_server}/s/") for line in lines)
+
+
+def test_a_card_that_changes_no_number_still_says_what_it_does(desktop_page, live_server, catalogue):
+    """Ambush changes who battles first, not the dice: the ruling says so instead of ignoring it."""
+    page = desktop_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    hexagon(page, 6, 10).click()
+    page.click('[data-fk="place-allies-infantry"]')
+    hexagon(page, 5, 11).click()
+    page.click('[data-fk="place-axis-infantry"]')
+    page.select_option("#card", "ambush")
+    page.wait_for_function("() => /Cards played/i.test(document.getElementById('ruling').textContent)")
+    ruling = page.locator("#ruling").inner_text()
+    assert catalogue.entries["ambush"].meta.summary in ruling
+    assert page.locator('#ruling a[href="/rules/command_card/ambush"]').count() >= 1
+
+
+def test_retreat_offers_no_more_flags_than_dice_rolled(phone_page, live_server):
+    page = phone_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    standard_dispute(page, True, "flags-phone")  # one die
+    page.wait_for_function("() => /1 die/.test(document.getElementById('b-summary').textContent)")
+    page.locator("#b-summary").tap()
+    page.locator('[data-fk="tab-retreat"]').tap()
+    choices = page.locator('#ruling [role="radiogroup"][aria-label="Flags rolled"] [role="radio"]')
+    assert choices.all_inner_texts() == ["1 flag"]
