@@ -182,7 +182,9 @@ export class BoardView {
     this.svg.append(probe);
     const width = (t) => { probe.textContent = t; return probe.getComputedTextLength(); };
     let out = suffix ? `${text} ${suffix}` : text;
-    if (width(out) > NAME_WIDTH && probe.getComputedTextLength() > 0) {
+    const full = width(out);
+    if (full === 0) { probe.remove(); return out; }  // not laid out (hidden): measure next time
+    if (full > NAME_WIDTH) {
       let cut = text.length - 1;
       while (cut > 2 && width(`${text.slice(0, cut)}.${suffix}`) > NAME_WIDTH) cut--;
       out = `${text.slice(0, cut)}.${suffix}`;

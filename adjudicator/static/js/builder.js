@@ -564,9 +564,11 @@ function buildGlobalControls() {
   combat.addEventListener('change', () => { state.combat_card = combat.value || null; commit(); });
   $('#overrun-battle').addEventListener('change', (e) => { state.overrun_battle = e.target.checked; commit(); });
   $('#title').addEventListener('input', (e) => { state.title = e.target.value; scheduleUrl(false); });
-  $('#zoom-in').addEventListener('click', () => board.zoomBy(1.25));
-  $('#zoom-out').addEventListener('click', () => board.zoomBy(0.8));
-  $('#zoom-fit').addEventListener('click', () => board.zoomBy(0));
+  // Words hidden on a zoomed-out board are fitted to their hexes when they show again.
+  const zoom = (factor) => { board.zoomBy(factor); board.render(state, ui); fitDock(); };
+  $('#zoom-in').addEventListener('click', () => zoom(1.25));
+  $('#zoom-out').addEventListener('click', () => zoom(0.8));
+  $('#zoom-fit').addEventListener('click', () => zoom(0));
   $('#sheet-close').addEventListener('click', closeSheet);
   $('#b-summary').addEventListener('click', () => {
     if (wide.matches) return;
