@@ -39,7 +39,7 @@ def test_reference_works_offline_after_one_visit(browser, live_server, catalogue
     page.goto(live_server + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now controlled by the worker
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     keys = page.evaluate("caches.keys()")
     assert len([k for k in keys if k.startswith("adjudicator-")]) == 1
 
@@ -114,7 +114,7 @@ def test_offline_search_ranks_the_whole_query_set_as_well_as_online(browser, liv
     page.goto(live_server + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     context.set_offline(True)
     ranked = page.evaluate("""async (queries) => {
       const out = [];
