@@ -163,7 +163,12 @@ def loads(text: str | bytes) -> Any:
     try:
         return json.loads(text.lstrip("\ufeff"))
     except (ValueError, RecursionError) as exc:
-        raise M44Error("(file)", f"not a .m44 scenario: the file is not valid JSON ({exc})") from None
+        # Say where, in words a player can act on, not the parser's own message.
+        where = ""
+        if isinstance(exc, json.JSONDecodeError):
+            where = f": it stops making sense at line {exc.lineno}, column {exc.colno}"
+        raise M44Error("(file)", f"this file is not a .m44 scenario (not valid JSON{where}). Export the scenario "
+                       "again from the official editor and load that file.") from None
 
 
 @dataclass

@@ -158,11 +158,11 @@ def _schema() -> Schema:
         id=ID(stored=True, unique=True),
         kind=ID(stored=True),
         expansion=ID(stored=True),
-        name=TEXT(analyzer=ANALYZER, stored=True, field_boost=6.0),
-        aliases=TEXT(analyzer=ANALYZER, field_boost=4.0),
-        summary=TEXT(analyzer=ANALYZER, stored=True, field_boost=2.0),
-        facts=TEXT(analyzer=ANALYZER, field_boost=1.0),
-        body=TEXT(analyzer=ANALYZER, stored=True),
+        name=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["name"]),
+        aliases=TEXT(analyzer=ANALYZER, field_boost=FIELD_BOOSTS["aliases"]),
+        summary=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["summary"]),
+        facts=TEXT(analyzer=ANALYZER, field_boost=FIELD_BOOSTS["facts"]),
+        body=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["body"]),
         spell=TEXT(analyzer=WORDS),
         url=STORED,
         phrases=STORED,
@@ -917,3 +917,73 @@ def _search(
     if suggestion is not None and suggestion == parsed.text.lower():
         suggestion = None
     return Results(parsed.text, hits, len(chosen), dict(kinds), dict(expansions), suggestion)
+
+
+# --------------------------------------------------------------------------------------------
+# The tables offline search reads (one ranking definition, run by offline-search.js)
+# --------------------------------------------------------------------------------------------
+
+FIELD_BOOSTS = {"name": 6.0, "aliases": 4.0, "summary": 2.0, "facts": 1.0, "body": 1.0}
+"""As in ``_schema``; exported so the browser weighs the fields the same way."""
+BM25_B, BM25_K1 = 0.75, 1.2
+"""Whoosh's BM25F defaults, which ``searcher.search`` uses."""
+
+
+def offline_tables(generation: Generation) -> dict[str, Any]:
+    """Everything ``_search`` reads, as plain JSON for offline-search.js to run the same steps:
+    the analysis (stop words, every known word's stems, the synonym table), the vocabulary for
+    typo correction and completion, the reading weights, each entry's name phrases and
+    specificity, and the BM25F postings (per field: stem -> [doc, term frequency, ...], plus each
+    document's field length and the field averages). The browser copies ``parse_query``,
+    ``whoosh_query``'s scoring, ``named_entries`` and ``rank`` step by step; only words absent
+    from the whole index are stemmed by its own small fallback. Built once per generation."""
+    cached = generation.__dict__.get("_offline_tables")
+    if cached is not None:
+        return cached
+    vocabulary = generation.vocabulary
+    words = set(vocabulary.frequencies) | {w for k, vs in generation.synonyms.table.items()
+                                           for part in (k, *vs) for w in part}
+    stems = {w: " ".join(stems_of(w)) for w in sorted(words)}
+    postings: dict[str, dict[str, list[float]]] = {}
+    lengths: dict[str, list[int]] = {}
+    averages: dict[str, float] = {}
+    order = sorted(generation.docs)
+    position = {docnum: i for i, docnum in enumerate(order)}
+    with generation.searcher() as searcher:
+        reader = searcher.reader()
+        for field in TEXT_FIELDS:
+            boost = FIELD_BOOSTS[field]
+            table: dict[str, list[float]] = {}
+            for term in reader.field_terms(field):
+                flat: list[float] = []
+                matcher = reader.postings(field, term)
+                while matcher.is_active():
+                    tf = matcher.weight() / boost
+                    flat += [position[matcher.id()], int(tf) if tf == int(tf) else round(tf, 4)]
+                    matcher.next()
+                table[term] = flat
+            postings[field] = table
+            lengths[field] = [reader.doc_field_length(d, field, 0) for d in order]
+            averages[field] = searcher.avg_field_length(field) or 1.0
+        doc_count = searcher.doc_count_all()
+    phrases: dict[int, list[list[str]]] = {}
+    for found in generation.phrases.values():
+        for docnum, phrase in found:
+            phrases.setdefault(position[docnum], []).append(list(phrase))
+    docs = [generation.docs[d] for d in order]
+    tables = {
+        "stoplist": sorted(STOPLIST),
+        "stems": {w: s for w, s in stems.items() if s != w},
+        "frequencies": vocabulary.frequencies,
+        "name_words": sorted(vocabulary.name_words),
+        "synonyms": [[list(k), [list(v) for v in vs]] for k, vs in generation.synonyms.table.items()],
+        "weights": {"typed": WEIGHT_TYPED, "synonym": WEIGHT_SYNONYM, "fuzzy": WEIGHT_FUZZY, "prefix": WEIGHT_PREFIX,
+                    "prefix_other": WEIGHT_PREFIX_OTHER, "naming": NAMING_WEIGHT, "length_bonus": LENGTH_BONUS},
+        "limits": {"max_query_chars": MAX_QUERY_CHARS, "max_words": MAX_WORDS},
+        "bm25": {"B": BM25_B, "K1": BM25_K1, "boosts": FIELD_BOOSTS, "doc_count": doc_count,
+                 "averages": averages, "lengths": lengths, "postings": postings},
+        "docs": [[d.id, d.kind, d.expansion, d.name, d.url, d.summary, d.specificity, phrases.get(i, [])]
+                 for i, d in enumerate(docs)],
+    }
+    generation.__dict__["_offline_tables"] = tables
+    return tables

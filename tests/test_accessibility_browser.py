@@ -44,14 +44,19 @@ def test_builder_ruling_is_readable(desktop_page, live_server):
     page = desktop_page
     page.goto(live_server + "/builder")
     page.wait_for_selector("#builder.ready")
-    page.click('.tool[data-tool="unit"]')
     page.locator('.hex[data-row="6"][data-col="10"]').click()
-    page.click('[data-fk="tpl-side-axis"]')
+    page.click('[data-fk="place-allies-infantry"]')
     page.locator('.hex[data-row="4"][data-col="12"]').click()
+    page.click('[data-fk="place-axis-infantry"]')
     page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
     page.wait_for_timeout(100)
     assert "Roll" in page.locator("#verdict").inner_text()
-    assert audit(page) == []
+    assert audit(page) == []  # the hex sheet, open, and the first tab of the ruling
+    tabs = page.locator('#ruling-tabs [role="tab"]')
+    assert tabs.count() == 5
+    for i in range(tabs.count()):  # every part of the ruling, each under its own tab
+        tabs.nth(i).click()
+        assert audit(page) == []
 
 
 def test_the_audit_catches_faint_text_and_unnamed_controls(phone_page, live_server):

@@ -3,6 +3,8 @@ surviving a restart), boards, and ``.m44`` import, including every 4xx."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -24,10 +26,17 @@ SITUATION = {
 }
 
 
-def page_data(html: str) -> dict:
-    match = re.search(r'<script type="application/json" id="builder-data">(.*?)</script>', html, re.S)
-    assert match, "the builder page carries its data as JSON"
-    return json.loads(match.group(1))
+def page_data(html: str, client) -> dict:
+    """The data the builder's script reads: the content-hashed JSON asset the page links, plus
+    the saved situation the page itself carries."""
+    match = re.search(r'<link rel="preload" href="(/builder/data\.json\?v=\w+)"', html)
+    assert match, "the builder page links its data as a versioned JSON asset"
+    response = client.get(match.group(1))
+    assert response.status_code == 200
+    data = response.get_json()
+    saved = re.search(r'<script type="application/json" id="builder-saved">(.*?)</script>', html, re.S)
+    data["saved"] = json.loads(saved.group(1)) if saved else None
+    return data
 
 
 def save(client, doc) -> dict:
@@ -44,13 +53,13 @@ def test_builder_page_has_board_palette_and_noscript(client):
     html = response.get_data(as_text=True)
     assert "<noscript>" in html and "/api/v1/openapi.json" in html
     assert re.search(r'<script type="module" src="/static/js/builder\.js\?v=\w+">', html)
-    data = page_data(html)
+    data = page_data(html, client)
     assert set(data["boards"]) == set(BOARDS)
     assert data["saved"] is None
 
 
 def test_board_data_comes_from_the_engine_geometry(client):
-    data = page_data(client.get("/builder").get_data(as_text=True))
+    data = page_data(client.get("/builder").get_data(as_text=True), client)
     standard = data["boards"]["standard"]
     assert len(standard["hexes"]) == len(list(BOARDS["standard"].hexes())) == 13 * 5 + 12 * 4
     by_pos = {(h["row"], h["col"]): h for h in standard["hexes"]}
@@ -62,7 +71,7 @@ def test_board_data_comes_from_the_engine_geometry(client):
 
 
 def test_palette_is_generated_from_the_content(client, catalogue, rulebook):
-    palette = page_data(client.get("/builder").get_data(as_text=True))["palette"]
+    palette = page_data(client.get("/builder").get_data(as_text=True), client)["palette"]
     assert [t["id"] for t in palette["terrain"]] == [e.id for e in catalogue.by_kind("terrain")]
     assert [u["id"] for u in palette["units"]] == [e.id for e in catalogue.by_kind("unit")]
     hex_markers = [e.id for e in catalogue.by_kind("marker") if getattr(e.rules, "placed_on", "hex") == "hex"]
@@ -77,7 +86,7 @@ def test_palette_is_generated_from_the_content(client, catalogue, rulebook):
 
 def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue):
     """Issue #14 A: every winter tile read "Winter" on the board; the winter look already says it."""
-    palette = page_data(client.get("/builder").get_data(as_text=True))["palette"]
+    palette = page_data(client.get("/builder").get_data(as_text=True), client)["palette"]
     short = {t["id"]: t["short"] for t in [*palette["terrain"], *palette["obstacles"]]}
     assert (short["winter_forest"], short["winter_village"], short["winter_hill"]) == ("Forest", "Village", "Hill")
     winter = [e.id for kind in ("terrain", "obstacle") for e in catalogue.by_kind(kind) if e.id.startswith("winter_")]
@@ -85,11 +94,44 @@ def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue
 
 
 def test_every_example_is_in_the_gallery(client):
-    examples = page_data(client.get("/builder").get_data(as_text=True))["examples"]
+    examples = page_data(client.get("/builder").get_data(as_text=True), client)["examples"]
     files = sorted(p.stem for p in builder_module.EXAMPLES_DIR.glob("*.yaml"))
     assert [e["file"] for e in examples] == files
     for example in examples:
         assert example["title"] and "units" in example["state"]
+
+
+def test_builder_data_is_a_cached_content_hashed_asset_and_the_page_stays_small(client):
+    response = client.get("/builder")
+    html = response.get_data(as_text=True)
+    assert len(html.encode()) < 24 * 1024  # the data no longer travels inside the page
+    url = re.search(r'href="(/builder/data\.json\?v=(\w+))"', html)
+    asset = client.get(url.group(1))
+    assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert hashlib.sha256(asset.get_data()).hexdigest()[:12] == url.group(2)
+    assert client.get("/builder/data.json?v=stale").headers["Cache-Control"] == "no-cache"
+
+
+def test_examples_are_read_once_per_process(app, monkeypatch):
+    client = app.test_client()
+    client.get("/builder")
+    reads = []
+    monkeypatch.setattr(builder_module.yaml, "safe_load", lambda text: reads.append(text))
+    for _ in range(3):
+        assert client.get("/builder").status_code == 200
+    assert reads == []
+
+
+def test_builder_modules_are_imported_by_content_hashed_urls(client):
+    response = client.get("/builder")
+    html = response.get_data(as_text=True)
+    text = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
+    imports = json.loads(text)["imports"]
+    for name in ("builder-board.js", "builder-dom.js", "builder-results.js", "builder-state.js"):
+        assert re.fullmatch(rf"/static/js/{re.escape(name)}\?v=\w{{10}}", imports[f"/static/js/{name}"])
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in response.headers["Content-Security-Policy"]
+    assert client.get(imports["/static/js/builder-dom.js"]).headers["Cache-Control"].endswith("immutable")
 
 
 def test_board_endpoint(client):
@@ -133,7 +175,7 @@ def test_saved_page_opens_the_builder_read_only(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert 'data-mode="readonly"' in html and "Copy to edit" in html and "Across the woods" in html
-    assert page_data(html)["saved"]["situation"]["units"] == SITUATION["units"]
+    assert page_data(html, client)["saved"]["situation"]["units"] == SITUATION["units"]
 
 
 def test_saving_twice_never_overwrites(client):

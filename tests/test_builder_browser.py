@@ -41,19 +41,39 @@ def settled(page):
 
 
 def verdict(page):
+    """The verdict at the top of the ruling, opened as a player would on a phone."""
     settled(page)
+    summary = page.locator("#b-summary")
+    if summary.get_attribute("aria-expanded") == "false":
+        summary.click()
     return page.locator("#verdict").inner_text()
 
 
+def ruling_tab(page, tab):
+    """The text of one part of the ruling, opened by its tab."""
+    verdict(page)
+    page.click(f'[data-fk="tab-{tab}"]')
+    return page.locator("#ruling").inner_text()
+
+
+def place(page, row, col, side, unit_type):
+    """Tap a hex, then a unit of that side and type in the hex's sheet."""
+    hexagon(page, row, col).click()
+    if page.locator(f'[data-fk="place-{side}-{unit_type}"]').count():
+        page.click(f'[data-fk="place-{side}-{unit_type}"]')
+    else:
+        page.select_option('select[data-fk="place-more"]', f"{side}:{unit_type}")
+
+
+def lay(page, row, col, terrain):
+    hexagon(page, row, col).click()
+    page.click(f'[data-fk="terrain-{terrain}"]')
+
+
 def place_infantry_armor_and_forest(page):
-    page.click('.tool[data-tool="unit"]')
-    hexagon(page, *ATTACKER).click()
-    page.click('[data-fk="tpl-side-axis"]')
-    page.select_option('select[data-fk="tpl-type"]', "armor")
-    hexagon(page, *TARGET).click()
-    page.click('.tool[data-tool="terrain"]')
-    page.select_option('select[data-fk="tool-terrain"]', "forest")
-    hexagon(page, *FOREST).click()
+    place(page, *ATTACKER, "allies", "infantry")
+    place(page, *TARGET, "axis", "armor")
+    lay(page, *FOREST, "forest")
 
 
 def battle_of(app, doc, attacker="u1", target="u2"):
@@ -77,16 +97,14 @@ def test_forest_between_blocks_line_of_sight_and_the_line_is_drawn(page, live_se
     assert "Battle not allowed" in text and "no line of sight" in text
     assert page.locator('.los-line[data-los="blocked"]').count() == 1
     assert page.locator(".los-blocked").count() == 1
-    assert "Forest" in page.locator("#ruling").inner_text()
+    assert "Forest" in ruling_tab(page, "los")
     forest_link = page.locator('#ruling a[href="/rules/terrain/forest"]').first
     assert forest_link.is_visible()
 
 
 def move_target_into_a_town(page) -> None:
-    """Lay a town, then move the target onto it with the select and move tools (taps only)."""
-    page.select_option('select[data-fk="tool-terrain"]', "town")
-    hexagon(page, *TOWN).click()
-    page.click('.tool[data-tool="select"]')
+    """Lay a town, then move the target onto it with the unit's Move button (taps only)."""
+    lay(page, *TOWN, "town")
     hexagon(page, *TARGET).click()
     page.click('[data-fk="move"]')
     hexagon(page, *TOWN).click()
@@ -146,12 +164,15 @@ def test_save_and_reopen_the_short_link(page, live_server):
     open_builder(page, live_server, href)
     assert verdict(page) == before
     assert "Woods in the way" in page.locator(".b-head").inner_text()
-    assert not page.locator(".b-tools").is_visible()  # read-only
+    hexagon(page, *FOREST).click()  # read-only: the sheet tells what is there, offers no change
+    assert "Forest" in page.locator("#sheet").inner_text()
+    assert page.locator('#sheet button[data-fk^="place-"], #sheet [data-fk^="terrain-"], #sheet select').count() == 0
     page.click("#copy-to-edit")
     page.wait_for_url("**/builder#*")
     page.wait_for_selector("#builder.ready")
     assert verdict(page) == before
-    assert page.locator(".b-tools").is_visible()
+    hexagon(page, *FOREST).click()
+    assert page.locator('#sheet [data-fk="terrain-forest"][aria-pressed="true"]').is_visible()
 
 
 def test_importing_a_scenario_file_loads_board_and_lists_unknown_names(page, live_server):
@@ -176,7 +197,6 @@ def test_importing_a_standard_scenario_then_picking_a_fight(phone_page, live_ser
     assert len(page_situation(page)) == 5
     assert page.locator('#special-rules input[value="blitz"]').is_checked()
     assert "Pick an attacker" in verdict(page)
-    page.click('.tool[data-tool="select"]')
     hexagon(page, 6, 10).click()  # the US infantry behind sandbags
     page.click('[data-fk="role-a"]')
     hexagon(page, 4, 12).click()  # the two German tanks beyond the woods
@@ -188,16 +208,21 @@ def test_importing_a_standard_scenario_then_picking_a_fight(phone_page, live_ser
 def test_keyboard_alone_places_and_selects_units(desktop_page, live_server):
     page = desktop_page
     open_builder(page, live_server)
-    page.click('.tool[data-tool="unit"]')
     hexagon(page, 4, 12).focus()
+    page.keyboard.press("Enter")  # opens the hex's sheet, focus on its first choice
+    assert page.evaluate("document.activeElement.dataset.fk") == "place-allies-infantry"
     page.keyboard.press("Enter")
+    page.keyboard.press("Escape")  # closes the sheet, back on the board
+    assert page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.col]") == ["4", "12"]
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowLeft")
     focused = page.evaluate("[document.activeElement.dataset.row, document.activeElement.dataset.col]")
     assert focused == ["6", "10"]
-    page.click('[data-fk="tpl-side-axis"]')
-    hexagon(page, 6, 10).focus()
+    page.keyboard.press("Enter")
+    for _ in range(3):  # past the three Allied choices to the first Axis one
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.fk") == "place-axis-infantry"
     page.keyboard.press("Enter")
     assert len(page_situation(page)) == 2
     assert "Roll" in verdict(page)
@@ -206,12 +231,12 @@ def test_keyboard_alone_places_and_selects_units(desktop_page, live_server):
 def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
-    page.click('.tool[data-tool="select"]')
     hexagon(page, *TARGET).click()
     page.select_option('select[data-fk="sel-terrain"]', "river")
     text = verdict(page)
     assert "No ruling for this board" in text and "cannot stand on" in text
     assert page.locator(".error-hex").count() == 1
+    hexagon(page, *TARGET).click()
     page.select_option('select[data-fk="sel-terrain"]', "")
     assert "Battle not allowed" in verdict(page)
 
@@ -221,14 +246,11 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
     rules_on = base64.urlsafe_b64encode(json.dumps({"v": 1, "r": ["resupply"]}).encode()).decode().rstrip("=")
     open_builder(page, live_server, f"/builder#s={rules_on}")  # a share link with the Re-Supply rule on
     assert page.locator('#special-rules input[value="resupply"]').is_checked()
-    page.click('.tool[data-tool="unit"]')
-    page.select_option('select[data-fk="tpl-type"]', "supply_truck")
-    hexagon(page, 6, 10).click()
-    page.select_option('select[data-fk="tpl-type"]', "infantry")
-    hexagon(page, 6, 12).click()  # placed and selected: take two figures off it
+    place(page, 6, 10, "allies", "supply_truck")
+    place(page, 6, 12, "allies", "infantry")  # placed and selected: take two figures off it
+    page.click('[data-fk="edit"]')
     page.click('[data-fk="unit-figures-dec"]')
     page.click('[data-fk="unit-figures-dec"]')
-    page.click('.tool[data-tool="select"]')
     hexagon(page, 6, 10).click()
     settled(page)
     expected = app.test_client().post("/api/v1/resupply", json={
@@ -236,7 +258,7 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
                   {"id": "u2", "side": "allies", "type": "infantry", "row": 6, "col": 12, "figures": 2}],
         "supplier": "u1", "rules": ["resupply"]}).get_json()
     assert [t["unit"] for t in expected["targets"]] == ["u2"]
-    ruling = page.locator("#ruling").inner_text()
+    ruling = ruling_tab(page, "after")
     assert "Re-supply" in ruling or "RE-SUPPLY" in ruling
     assert f"up to +{expected['targets'][0]['max_figures']}" in ruling
     assert page.locator(".resupply-hex").count() == 1
@@ -245,17 +267,13 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
 def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_page, live_server, browser):
     page = desktop_page
     open_builder(page, live_server)
-    page.click('.tool[data-tool="unit"]')
-    page.select_option('select[data-fk="tpl-type"]', "armor")
-    hexagon(page, 4, 10).click()
-    page.click('[data-fk="tpl-side-axis"]')
-    page.select_option('select[data-fk="tpl-type"]', "infantry")
-    hexagon(page, 4, 12).click()
+    place(page, 4, 10, "allies", "armor")
+    place(page, 4, 12, "axis", "infantry")
     settled(page)
-    assert "Armor overrun: yes" in page.locator("#ruling").inner_text()
+    assert "Armor overrun: yes" in ruling_tab(page, "after")
     page.check("#overrun-battle")
     settled(page)
-    ruling = page.locator("#ruling").inner_text()
+    ruling = ruling_tab(page, "after")
     assert "Armor overrun: no" in ruling and "Take ground: yes" in ruling
     assert "at most 1 overrun battle" in ruling
     page.wait_for_function("() => location.hash.length > 3")
@@ -266,7 +284,7 @@ def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_pag
         open_builder(other, "", page.url)
         assert other.is_checked("#overrun-battle")
         settled(other)
-        assert "Armor overrun: no" in other.locator("#ruling").inner_text()
+        assert "Armor overrun: no" in ruling_tab(other, "after")
     finally:
         context.close()
 
@@ -309,7 +327,6 @@ def test_builder_fits_a_phone_with_thumb_sized_controls(phone_page, live_server)
     page = phone_page
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
-    page.click('.tool[data-tool="select"]')
     hexagon(page, *ATTACKER).click()
     verdict(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -338,6 +355,5 @@ def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, liv
     page = phone_page
     open_builder(page, live_server, "/builder#z=not-a-real-link")
     assert "damaged" in page.locator("#b-message").inner_text()
-    page.click('.tool[data-tool="unit"]')
-    hexagon(page, *ATTACKER).click()
+    place(page, *ATTACKER, "allies", "infantry")
     assert len(page_situation(page)) == 1

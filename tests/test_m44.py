@@ -258,6 +258,13 @@ def test_arbitrary_json_never_crashes_the_import(rulebook, data):
         assert exc.field
 
 
+def test_a_file_that_is_not_json_is_explained_without_the_parsers_own_words():
+    with pytest.raises(M44Error) as err:
+        loads(b"{not json")
+    message = err.value.message
+    assert "line 1, column 2" in message and "Expecting" not in message and "char 1" not in message
+
+
 # -- issue #14 A: every piece of a real scenario -------------------------------------------------
 
 def test_every_editor_name_added_for_real_scenarios_imports_with_nothing_unknown(rulebook):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from adjudicator.content.documents import KIND_LABELS
@@ -101,3 +103,13 @@ def test_every_see_also_link_shows_on_both_entry_pages(client, catalogue):
             target = catalogue.entries[target_id]
             assert f'href="/rules/{target.kind}/{target.id}"' in pages[entry.id], (entry.id, target_id)
             assert f'href="/rules/{entry.kind}/{entry.id}"' in pages[target_id], (target_id, entry.id)
+
+
+def test_no_entry_page_lists_the_same_see_also_link_twice(client, catalogue):
+    for entry in catalogue.entries.values():
+        html = client.get(f"/rules/{entry.kind}/{entry.id}").get_data(as_text=True)
+        match = re.search(r'<h2 id="see-h">See also</h2>(.*?)</section>', html, re.S)
+        if not match:
+            continue
+        links = re.findall(r'href="([^"]+)"', match.group(1))
+        assert len(links) == len(set(links)), (entry.id, sorted(link for link in links if links.count(link) > 1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import threading
 from pathlib import Path
@@ -388,3 +389,51 @@ def test_repeated_questions_are_answered_from_the_generation_cache(tmp_path, cat
     search.build_index(catalogue, tmp_path)  # a rebuild is a new generation with a fresh cache
     again = search.search(tmp_path, "arty range")
     assert again is not first and again == first
+
+
+@pytest.mark.parametrize("query", ["arty range", "tiger", "can tanks fire into a forest", "hedgrow", "sandbag"])
+def test_the_exported_offline_tables_reproduce_the_servers_scores(index, query):
+    """offline-search.js scores with BM25F from ``offline_tables``: recomputed here from those
+    tables alone, every score equals Whoosh's own, so the browser ranks on the same numbers."""
+    generation = search.opened(index)
+    tables = search.offline_tables(generation)
+    bm25 = tables["bm25"]
+    order = sorted(generation.docs)
+    parsed = search.parse_query(query, generation)
+    with generation.searcher() as searcher:
+        hits = searcher.search(search.whoosh_query(parsed), limit=None)
+        expected = {order.index(hit.docnum): hit.score for hit in hits}
+
+    def per_field(field: str, stem: str) -> dict[int, float]:
+        flat = bm25["postings"][field].get(stem, [])
+        idf = math.log(bm25["doc_count"] / (len(flat) // 2 + 1)) + 1
+        out = {}
+        for doc, tf in zip(flat[::2], flat[1::2], strict=True):
+            tf *= bm25["boosts"][field]
+            norm = (1 - bm25["B"]) + bm25["B"] * bm25["lengths"][field][doc] / bm25["averages"][field]
+            out[doc] = idf * tf * (bm25["K1"] + 1) / (tf + bm25["K1"] * norm)
+        return out
+
+    def stem_scores(stem: str) -> dict[int, float]:
+        total: dict[int, float] = {}
+        for field in bm25["boosts"]:
+            for doc, value in per_field(field, stem).items():
+                total[doc] = total.get(doc, 0.0) + value
+        return total
+
+    weights: dict[str, float] = {}
+    scores: dict[int, float] = {}
+    for group in parsed.groups:
+        for alternative in group.alternatives:
+            if len(alternative.stems) == 1:
+                weights[alternative.stems[0]] = max(weights.get(alternative.stems[0], 0.0), alternative.weight)
+            else:
+                maps = [stem_scores(s) for s in alternative.stems]
+                for doc in set(maps[0]).intersection(*maps[1:]):
+                    scores[doc] = scores.get(doc, 0.0) + alternative.weight * sum(m[doc] for m in maps)
+    for stem, weight in weights.items():
+        for doc, value in stem_scores(stem).items():
+            scores[doc] = scores.get(doc, 0.0) + weight * value
+    assert expected and set(scores) == set(expected)
+    for doc, score in expected.items():
+        assert scores[doc] == pytest.approx(score, rel=1e-5), tables["docs"][doc][0]

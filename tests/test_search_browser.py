@@ -17,6 +17,8 @@ def first_suggestion(page, box, text):
     """Type ``text`` key by key into ``box`` and wait for the first as-you-type suggestion."""
     box.click()
     box.press_sequentially(text, delay=30)
+    answered = "(q) => [...document.querySelectorAll('.suggest')].some((l) => l.dataset.query === q)"
+    page.wait_for_function(answered, arg=text)
     first = page.locator(".suggest [role=option]").first
     first.wait_for(state="visible")
     return first
@@ -47,7 +49,8 @@ def test_arrow_keys_move_through_matches_and_escape_closes(phone_page, live_serv
     options = phone_page.locator(".suggest [role=option]")
     options.first.wait_for(state="visible")
     phone_page.wait_for_function(
-        "document.querySelector('.suggest [role=option] .suggest-name')?.textContent === 'Bunker'"
+        # a function, not an expression: polling an expression needs eval, which the CSP refuses
+        "() => document.querySelector('.suggest [role=option] .suggest-name')?.textContent === 'Bunker'"
     )
     box.press("ArrowDown")
     box.press("ArrowDown")
@@ -102,5 +105,14 @@ def test_search_works_without_javascript(browser, live_server):
 def test_as_you_type_falls_back_to_the_copy_on_the_phone_when_the_server_is_unreachable(phone_page, live_server):
     phone_page.goto(f"{live_server}/rules/")
     phone_page.route(lambda url: "/api/v1/search?" in url, lambda route: route.abort())
+    first = first_suggestion(phone_page, header_box(phone_page), "sandbag")
+    assert "Sandbags" in first.inner_text()
+
+
+def test_as_you_type_falls_back_to_the_copy_on_the_phone_when_the_server_answers_503(phone_page, live_server):
+    """The service worker answers a search with 503 offline: that too falls back to the copy."""
+    phone_page.goto(f"{live_server}/rules/")
+    phone_page.route(lambda url: "/api/v1/search?" in url, lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"error": {"code": "offline", "message": "offline"}}'))
     first = first_suggestion(phone_page, header_box(phone_page), "sandbag")
     assert "Sandbags" in first.inner_text()

@@ -1,8 +1,11 @@
 """The situation builder page, saved situations and scenario import.
 
 - ``GET /builder`` — the builder: an SVG board drawn from the engine's geometry and a palette
-  generated from the content (terrain, obstacles, units, badges, nations, cards, special rules),
-  both handed to our own JavaScript as JSON in the page.
+  generated from the content (terrain, obstacles, units, badges, nations, cards, special rules).
+  Both travel as one content-hashed JSON asset (``GET /builder/data.json?v=<hash>``, cached for a
+  year), built once per process with the example gallery; the page itself stays a few KB. Its ES
+  modules are imported through an import map of content-hashed URLs, so they are cached
+  immutably too.
 - ``GET /s/<id>`` — a saved situation, read-only in the builder; ``GET /api/v1/situations/<id>``
   returns it as JSON; ``POST /api/v1/situations`` saves one (validated by the engine's parser,
   size-capped, stored under a fresh 8-character id that is never reused or overwritten).
@@ -12,6 +15,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.content.loader import Catalogue
@@ -48,6 +52,7 @@ from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
 from adjudicator.models import SaveDigest, SavedSituation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from
+from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("builder", __name__)
 
@@ -63,6 +68,14 @@ M44_TYPES = ("application/json", "multipart/form-data")
 MAX_TITLE = 120
 MAX_FLAGS = 3
 SAVED_ID = re.compile(r"^[A-Za-z0-9_-]{8}$")
+
+COMMON = {
+    "terrain": ("forest", "hill", "town", "hedgerow", "river", "beach", "marsh", "mountain", "road"),
+    "obstacles": ("sandbags", "wire", "bridge", "bunker", "hedgehog", "road_block"),
+    "units": ("infantry", "armor", "artillery"),
+}
+"""What the hex sheet offers first, in this order, before "More…" (presentation only: the
+pieces most disputes at the table are about). An id the content does not have is skipped."""
 
 
 # -- data the page is built from -------------------------------------------------------------
@@ -172,6 +185,11 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         "command_cards": cards,
         "combat_cards": combat_cards,
         "special_rules": special,
+        "common": {kind: [i for i in ids if i in {x["id"] for x in {"terrain": terrain, "obstacles": obstacles,
+                                                                              "units": units}[kind]}]
+                   for kind, ids in COMMON.items()},
+        "cite": {e.id: "; ".join(f"{src.document}, {src.section}" for src in e.meta.sources[:2])
+                 for e in catalogue.entries.values()},
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
@@ -185,7 +203,8 @@ def _nation_label(code: str) -> str:
 
 def examples() -> list[dict[str, Any]]:
     """The example gallery: every ``examples/*.yaml`` with what the builder needs to load it.
-    A file that does not read is left out and logged (its own test reports it)."""
+    A file that does not read is left out and logged (its own test reports it). Read once per
+    process by ``builder_data`` (the files ship with the code and change only with it)."""
     found = []
     for path in sorted(EXAMPLES_DIR.glob("*.yaml")):
         try:
@@ -240,14 +259,14 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if v is not None}
 
 
-def page_data(saved: dict[str, Any] | None = None) -> dict[str, Any]:
+def page_data() -> dict[str, Any]:
+    """Everything the builder's script needs that is the same for every visitor."""
     catalogue: Catalogue = current_app.extensions["catalogue"]
     return {
         "boards": {kind: board_json(board) for kind, board in BOARDS.items()},
         "sides": list(SIDES),
         "palette": palette(catalogue, rulebook()),
         "examples": examples(),
-        "saved": saved,
         "api": {
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",
             "retreat": "/api/v1/retreat", "resupply": "/api/v1/resupply",
@@ -256,20 +275,71 @@ def page_data(saved: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
+def builder_data() -> tuple[bytes, str]:
+    """The page data as compact JSON and its content hash, built once per process (issue #15:
+    the page used to embed 122 KB of JSON and re-read every example file on each request)."""
+    cached = current_app.extensions.get("builder_data")
+    if cached is None:
+        body = json.dumps(page_data(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        cached = (body, hashlib.sha256(body).hexdigest()[:12])
+        current_app.extensions["builder_data"] = cached
+    return cached
+
+
+def import_map() -> tuple[str, str]:
+    """An import map sending every module under ``static/js`` to its content-hashed URL, and
+    the CSP source that allows exactly this inline map. Modules import each other by plain
+    relative paths; the map makes each of those requests a versioned, immutable one."""
+    cached = current_app.extensions.get("builder_import_map")
+    if cached is None:
+        folder = current_app.static_folder or ""
+        modules = sorted(p.name for p in (Path(folder) / "js").glob("*.js"))
+        imports = {url_for("static", filename=f"js/{name}"):
+                   url_for("static", filename=f"js/{name}", v=asset_version(folder, f"js/{name}"))
+                   for name in modules}
+        text = json.dumps({"imports": imports}, separators=(",", ":"))
+        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+        cached = (text, f"'sha256-{digest}'")
+        current_app.extensions["builder_import_map"] = cached
+    return cached
+
+
+def _builder_page(saved: dict[str, Any] | None) -> Response:
+    _, digest = builder_data()
+    map_text, map_source = import_map()
+    html = render_template("builder.html", saved=saved, import_map=map_text, boards=list(BOARDS),
+                           data_url=url_for("builder.data", v=digest))
+    response = Response(html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = CSP.replace("script-src 'self'", f"script-src 'self' {map_source}")
+    return response
+
+
 # -- pages -------------------------------------------------------------------------------------
 
 @bp.get("/builder")
-def builder() -> str:
-    return render_template("builder.html", data=page_data(), saved=None)
+def builder() -> Response:
+    return _builder_page(None)
+
+
+@bp.get("/builder/data.json")
+def data() -> Response:
+    """The builder's data. Asked for with the current hash (as the page does) it is cached for a
+    year; any other request gets it uncached, so a stale link never pins old data."""
+    body, digest = builder_data()
+    response = Response(body, mimetype="application/json")
+    if request.args.get("v") == digest:
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    else:
+        response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/s/<saved_id>")
-def saved_page(saved_id: str) -> str:
+def saved_page(saved_id: str) -> Response:
     row = _load(saved_id)
     if row is None:
         abort(404, description=f"No saved situation has the id {saved_id!r}. Check the link.")
-    saved = _saved_json(row)
-    return render_template("builder.html", data=page_data(saved), saved=saved)
+    return _builder_page(_saved_json(row))
 
 
 # -- JSON API ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from adjudicator import REPO_ROOT
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
+from adjudicator.web.builder import builder_data
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
@@ -61,6 +62,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
+    urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
     urls.append(url_for("offline.offline_engine"))
     # Each static file once, under the URL pages use (with its content hash); the worker answers
     # a request for the same file without the hash from that entry.
@@ -129,9 +131,25 @@ def search_data() -> Any:
         "fields": ["id", "kind", "name", "aliases", "summary", "url"],
         "entries": entries,
         "synonyms": _synonyms(str(synonyms_path)),
+        "ranking": _ranking(),
     })
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
+
+
+def _ranking() -> dict[str, Any]:
+    """The server's search tables (``search.offline_tables``): offline search runs the same
+    ranking on them, so answers match online ones."""
+    from adjudicator import search
+
+    instance = Path(current_app.instance_path)
+    generation = search.opened(instance)
+    if generation is None:
+        search.ensure_index(_catalogue(), instance)
+        generation = search.opened(instance)
+    if generation is None:
+        raise LookupError("no search index")
+    return search.offline_tables(generation)
 
 
 @bp.get("/api/v1/offline-engine")

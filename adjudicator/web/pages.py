@@ -77,8 +77,10 @@ def render_entry(kind: str, entry_id: str) -> str:
     if row is None:
         abort(404, description=f"No rule entry has the id {entry_id!r}.")
     linked = session.exec(select(CrossRef).where(CrossRef.target_id == entry_id)).all()
-    see_also = list(dict.fromkeys([*row.see_also, *(c.source_id for c in linked if c.relation == "see_also")]))
-    variants = [c.source_id for c in linked if c.relation == "base"]
+    variants = list(dict.fromkeys(c.source_id for c in linked if c.relation == "base"))
+    # One link per entry: a variant is listed as a variant only, never again under "see also".
+    see_also = [i for i in dict.fromkeys([*row.see_also, *(c.source_id for c in linked if c.relation == "see_also")])
+                if i not in variants and i != entry_id]
     names = {
         r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
     }

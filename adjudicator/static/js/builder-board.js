@@ -10,13 +10,18 @@ import {key} from './builder-state.js';
 
 const R = 30;
 const W = R * Math.sqrt(3);
-const BAND = 20; // baseline bands above and below the hexes
+const BAND = 24; // baseline bands above and below the hexes
 const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
   const a = (deg * Math.PI) / 180;
   return [R * Math.cos(a), R * Math.sin(a)];
 });
 const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
 export const MIN_TAP_PX = 46;
+/** Every word on the board is drawn at FONT board units (builder.css) or more; below this many
+ * CSS px (a zoomed-out board) the words are left off rather than drawn too small to read. */
+export const MIN_TEXT_PX = 11;
+const FONT = 13;
+const NAME_WIDTH = 47; // board units a hex name may take across the middle of a hex
 
 export class BoardView {
   constructor(svg, wrap, content, handlers) {
@@ -116,6 +121,7 @@ export class BoardView {
       texts.forEach((t, i) => { t.textContent = `${c.sideName(side)} ${names[where][i]}`; });
     }
     this.svg.classList.toggle('show-labels', Boolean(ui.labels));
+    this.selected = ui.selected;
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
     for (const [k, {g, top, hex}] of this.cells) {
@@ -144,34 +150,67 @@ export class BoardView {
     if (obstacle || cell.obstacle) parts.push(s('polygon', {class: `hex-obstacle o-${obstacle?.style || 'unknown'}`, points: pts(0.8)}));
     if (selected) parts.push(s('polygon', {class: 'hex-selected', points: pts(0.9)}));
     g.replaceChildren(...parts);
-    const words = [s('text', {class: 'hex-label', y: -23, 'text-anchor': 'middle'}, hex.label)];
-    if (cell.terrain) words.push(s('text', {class: 'hex-terrain', y: -14, 'text-anchor': 'middle'}, terrain?.short || cell.terrain));
-    if (cell.obstacle) {
-      const owner = cell.owner ? ` ${cell.owner === 'axis' ? '⚑X' : '⚑A'}` : '';
-      words.push(s('text', {class: 'hex-obstacle-text', y: 23.5, 'text-anchor': 'middle'}, (obstacle?.short || cell.obstacle) + owner));
+    // Coordinates sit at the top (shown where a ruling names the hex, or all with "A1"); a unit
+    // takes the middle; an empty hex names its terrain and obstacle there instead, so no two
+    // words ever share a spot. Under a unit, the terrain shows by its colour (see the legend).
+    const words = [s('text', {class: 'hex-label', y: -20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, hex.label)];
+    if (!unit) {
+      const both = cell.terrain && cell.obstacle;
+      if (cell.terrain) words.push(this.name('hex-terrain', terrain?.short || cell.terrain, both ? -3 : 1));
+      if (cell.obstacle) {
+        const owner = cell.owner ? (cell.owner === 'axis' ? '⚑X' : '⚑A') : '';
+        words.push(this.name('hex-obstacle-text', (obstacle?.short || cell.obstacle), both ? 12 : 1, owner));
+      }
     }
     if (unit) words.push(this.token(unit, state));
     top.replaceChildren(...words);
     g.setAttribute('aria-label', this.describe(hex, cell, unit, state));
   }
 
+  /** A hex name in the middle of a hex, cut (with a dot) to the hex's width at full size. */
+  name(cls, text, y, suffix = '') {
+    const el = s('text', {class: cls, y, 'text-anchor': 'middle', 'dominant-baseline': 'central'});
+    el.textContent = this.fit(cls, text, suffix);
+    return el;
+  }
+
+  fit(cls, text, suffix) {
+    const id = `${cls}|${text}|${suffix}`;
+    this.fitted ??= new Map();
+    if (this.fitted.has(id)) return this.fitted.get(id);
+    const probe = s('text', {class: cls, x: -999, y: -999});
+    this.svg.append(probe);
+    const width = (t) => { probe.textContent = t; return probe.getComputedTextLength(); };
+    let out = suffix ? `${text} ${suffix}` : text;
+    const full = width(out);
+    if (full === 0) { probe.remove(); return out; }  // not laid out (hidden): measure next time
+    if (full > NAME_WIDTH) {
+      let cut = text.length - 1;
+      while (cut > 2 && width(`${text.slice(0, cut)}.${suffix}`) > NAME_WIDTH) cut--;
+      out = `${text.slice(0, cut)}.${suffix}`;
+    }
+    probe.remove();
+    this.fitted.set(id, out);
+    return out;
+  }
+
   token(unit, state) {
     const c = this.content;
     const start = c.startFigures(unit);
     const g = s('g', {class: `unit side-${unit.side}`});
-    g.append(s('rect', {class: 'unit-body', x: -21, y: -9.5, width: 42, height: 19, rx: unit.side === 'allies' ? 6 : 1.5}));
-    g.append(s('text', {class: 'unit-abbr', y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
+    g.append(s('rect', {class: 'unit-body', x: -22, y: -10.5, width: 44, height: 20, rx: unit.side === 'allies' ? 6 : 1.5}));
+    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
     const n = Math.max(start, unit.figures);
     const gap = 6.4;
     for (let i = 0; i < n; i++) {
       g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 14, r: 2.6}));
     }
-    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -20, y: -9.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
-    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: 21, y: 14, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
+    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -21, y: -11, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
+    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: -19, y: 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
     const role = unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : null;
     if (role) {
-      g.append(s('circle', {class: `role role-${role}`, cx: 21.5, cy: -7, r: 7}));
-      g.append(s('text', {class: 'role-text', x: 21.5, y: -7, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
+      g.append(s('circle', {class: `role role-${role}`, cx: 20, cy: -12, r: 8.5}));
+      g.append(s('text', {class: 'role-text', x: 20, y: -12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
     }
     return g;
   }
@@ -238,18 +277,26 @@ export class BoardView {
         parts.push(this.hexShape(opt.end, on ? 'retreat-end on' : 'retreat-end', 0.86));
         const [x, y] = this.centre(opt.end);
         const lost = opt.figures_lost ? `−${opt.figures_lost}` : '0';
-        parts.push(s('text', {class: 'retreat-text', x, y: y - 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, lost));
+        parts.push(s('text', {class: 'retreat-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, lost));
       }
     }
     if (resupply) {
       for (const t of resupply) {
         parts.push(this.hexShape(t.hex, 'resupply-hex', 0.86));
         const [x, y] = this.centre(t.hex);
-        parts.push(s('text', {class: 'resupply-text', x, y: y - 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `+${t.max_figures}`));
+        parts.push(s('text', {class: 'resupply-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `+${t.max_figures}`));
       }
     }
     if (errorHex) parts.push(this.hexShape(errorHex, 'error-hex', 0.95));
     this.overlay.replaceChildren(...parts);
+    // The hexes a ruling names show their coordinates.
+    const cited = new Set();
+    const cite = (p) => { if (p) cited.add(key(p.row, p.col)); };
+    cite(from); cite(to); cite(errorHex); cite(this.selected);
+    if (los) for (const p of los.blocked_by || []) cite(p);
+    if (retreat) for (const opt of retreat.options || []) { cite(opt.end); for (const p of opt.path || []) cite(p); }
+    for (const t of resupply || []) cite(t.hex);
+    for (const [k, {top}] of this.cells) top.classList.toggle('cited', cited.has(k));
   }
 
   // -- zoom and scrolling ----------------------------------------------------------------------
@@ -271,6 +318,7 @@ export class BoardView {
     const scale = this.zoom ?? this.defaultScale();
     this.svg.setAttribute('width', Math.round(this.width * scale));
     this.svg.setAttribute('height', Math.round(this.height * scale));
+    this.svg.classList.toggle('compact', FONT * scale < MIN_TEXT_PX);
     this.scale = scale;
     return scale;
   }
@@ -308,9 +356,9 @@ export class BoardView {
 
   focusHex(row, col) { this.setCursor(row, col, true); }
 
-  activate(row, col) {
+  activate(row, col, keyboard = false) {
     this.setCursor(row, col, false);
-    this.handlers.onActivate(row, col);
+    this.handlers.onActivate(row, col, keyboard);
   }
 
   onKey(event) {
@@ -335,7 +383,7 @@ export class BoardView {
       case 'End': { const r = rowHexes(); this.setCursor(row, r[r.length - 1].col); break; }
       case 'Enter':
       case ' ':
-        this.activate(row, col);
+        this.activate(row, col, true);
         break;
       default: handled = false;
     }

@@ -82,8 +82,9 @@ function exactly(value, exact) {
   return exact && exact !== '0/1' && exact !== '1/1' ? [value, h('span', {class: 'exact'}, ` (${exact})`)] : value;
 }
 
-function section(title, ...children) {
-  return h('section', {class: 'r-section'}, h('h3', {}, title), ...children);
+/** One part of the ruling; `tab` is the tab it shows under (dice, los, retreat, odds, after). */
+function section(title, tab, ...children) {
+  return h('section', {class: 'r-section', 'data-tab': tab}, h('h3', {}, title), ...children);
 }
 
 function errorBox(error, context) {
@@ -116,12 +117,12 @@ export function renderRuling(root, {r, state, content, board, attacker, target, 
   if (!attacker && target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker'),
-      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Select a unit and press Attacker to see the battle.`));
+      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Tap a unit, then Attacker, to see the battle.`));
     out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight}));
   } else if (!attacker || !target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
-      h('p', {class: 'r-sub'}, 'Place two units of opposite sides: the first becomes the attacker, the second the target. Select a unit to change its role.'));
+      h('p', {class: 'r-sub'}, 'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; tap a unit to change its role.'));
   } else if (r.battle && !r.battle.ok) {
     verdict.classList.add('error');
     verdict.append(h('p', {class: 'r-verdict'}, 'No ruling for this board'), errorBox(r.battle.error));
@@ -153,7 +154,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   );
 
   if (!b.legal && b.why_not?.length) {
-    out.push(section('Why not', h('ul', {class: 'why-not'}, b.why_not.map((x) => reasonItem(content, x)))));
+    out.push(section('Why not', 'dice', h('ul', {class: 'why-not'}, b.why_not.map((x) => reasonItem(content, x)))));
   }
 
   if (b.breakdown?.length) {
@@ -161,14 +162,23 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
       h('td', {class: 'step-dice'}, step.dice == null ? '' : i === 0 ? String(step.dice) : signed(step.dice)),
       h('td', {}, step.text || '', ' ', step.rule ? h('span', {class: 'cite'}, ruleLink(content, step.rule)) : null)));
     rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)), h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
-    out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', h('table', {class: 'breakdown'},
+    out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', 'dice', h('table', {class: 'breakdown'},
       h('caption', {class: 'visually-hidden'}, 'Battle dice breakdown'),
       h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Dice'), h('th', {scope: 'col'}, 'Why'))),
       h('tbody', {}, rows))));
   }
 
+  // A card that changes no number here (Ambush: who battles first) still gets its word.
+  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])].map((x) => x?.rule).filter(Boolean));
+  const cardNotes = [state.card, state.combat_card].filter((id) => id && !cited.has(id)).map((id) => {
+    const card = content.p.command_cards.find((c) => c.id === id) || content.p.combat_cards.find((c) => c.id === id);
+    return h('li', {}, h('strong', {}, `${content.name(id)}: `), card?.summary || '', ' It changes none of the numbers of this battle. ',
+      h('span', {class: 'cite'}, ruleLink(content, id)));
+  });
+  if (cardNotes.length) out.push(section('Cards played', 'dice', h('ul', {class: 'reasons'}, cardNotes)));
+
   if (b.hit_symbols?.length) {
-    out.push(section('Hits on',
+    out.push(section('Hits on', 'dice',
       h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
       reasons(content, b.hit_reasons, 'reasons small'),
       b.flags_ignored ? h('p', {class: 'r-note'}, `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
@@ -185,13 +195,13 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
         ? [h('dt', {}, 'Eliminated, counting retreat losses'), h('dd', {}, exactly(pct(p.eliminate_after_retreat), p.eliminate_after_retreat_exact))] : null);
     const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
     if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag', exact: p.flags_exact}));
-    out.push(section('Odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
+    out.push(section('Odds', 'odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
   }
 
   if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
-  else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', errorBox(r.los.error)));
+  else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', 'los', errorBox(r.los.error)));
 
-  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag}));
+  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag, dice: b.legal ? dice : 0}));
 
   const after = [];
   if (b.take_ground != null) {
@@ -202,8 +212,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
     after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
       b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
   }
-  if (after.length) out.push(section('After the battle', h('ul', {class: 'after'}, after)));
-  if (b.notes?.length) out.push(section('Notes', reasons(content, b.notes)));
+  if (after.length) out.push(section('After the battle', 'after', h('ul', {class: 'after'}, after)));
+  if (b.notes?.length) out.push(section('Notes', 'dice', reasons(content, b.notes)));
 }
 
 function renderLos(los, {content, board}) {
@@ -215,14 +225,16 @@ function renderLos(los, {content, board}) {
   }
   if (los.crossed?.length) items.push(h('p', {class: 'r-note'}, `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
   if (los.edges?.length) items.push(h('p', {class: 'r-note'}, `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
-  const blockedText = new Set((los.blocked_by || []).map((x) => x.reason));
-  items.push(reasons(content, (los.reasons || []).filter((x) => !blockedText.has(x.text)), 'reasons small'));
+  // A blocker is said once, in the list above: reasons that only repeat it are left out.
+  const said = (los.blocked_by || []).map((x) => x.reason).filter(Boolean);
+  items.push(reasons(content, (los.reasons || []).filter((x) => !said.some((reason) => (x.text || '').includes(reason))), 'reasons small'));
   items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
-  return section('Line of sight', ...items);
+  return section('Line of sight', 'los', ...items);
 }
 
-function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag}) {
-  const max = content.limits.max_flags;
+function renderRetreat(result, {state, content, board, target, onFlags, onHighlight, perFlag, dice}) {
+  // No more flags than dice rolled: each die shows one face.
+  const max = dice ? Math.min(dice, content.limits.max_flags) : content.limits.max_flags;
   const picker = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Flags rolled'},
     Array.from({length: max}, (_, i) => i + 1).map((n) => h('button', {
       type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false', 'data-fk': `flags-${n}`,
@@ -265,7 +277,7 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
     }
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'retreat', 'The retreat rule')));
-  return section('Retreat', ...parts);
+  return section('Retreat', 'retreat', ...parts);
 }
 
 function optionText(board, opt, target) {
@@ -293,5 +305,5 @@ function renderResupply(result, {content, board, state, supplier}) {
     if (d.supplier_figures != null) parts.push(h('p', {class: 'r-note'}, `The supplier has ${d.supplier_figures} figure${d.supplier_figures === 1 ? '' : 's'} to hand over.`));
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'resupply', 'The re-supply rule')));
-  return section('Re-supply', ...parts);
+  return section('Re-supply', 'after', ...parts);
 }

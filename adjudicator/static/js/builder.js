@@ -1,29 +1,45 @@
-// The situation builder: state, tools, and the live ruling from the JSON API.
+// The situation builder: state, the hex sheet, and the live ruling from the JSON API.
 // Our own ES modules, no framework, no external requests. See builder-state.js for the
 // share-link format.
+//
+// The flow is built for one phone screen: the board stays put; tapping a hex opens a sheet of
+// choices for that hex right at the bottom of the screen (a unit of either side, the common
+// terrains and obstacles first, then "More…", clear); tapping a unit offers attacker, target,
+// edit, move. A one-line ruling stays in view and opens into tabs. On a wide screen the same
+// sheet and ruling sit in the column beside the board.
 
 import {BoardView} from './builder-board.js';
 import {postJSON, debounced} from './builder-api.js';
 import {Content} from './builder-content.js';
 import {h, $, $$, fill, pct} from './builder-dom.js';
 import {renderRuling, hexLabel} from './builder-results.js';
-import {select, segmented, unitFields, settleFigures} from './builder-controls.js';
+import {segmented, unitFields, settleFigures, unitTypeOptions} from './builder-controls.js';
 import {
   EMPTY, newState, situationDoc, savedDoc, encodeFragment, decodeFragment, key, nextUnitId, unitAt, unitById,
 } from './builder-state.js';
 
-const DATA = JSON.parse($('#builder-data').textContent);
-const content = new Content(DATA.palette);
-const readonly = Boolean(DATA.saved);
+const DATA = await loadData();
+const content = DATA && new Content(DATA.palette);
+const readonly = Boolean(DATA?.saved);
+
+/** The page data: one content-hashed JSON asset (cached for a year), plus the saved situation
+ * carried in the page when there is one. */
+async function loadData() {
+  const savedEl = document.getElementById('builder-saved');
+  try {
+    const response = await fetch(document.getElementById('builder-data-url').href, {headers: {Accept: 'application/json'}});
+    if (response.ok) return {...await response.json(), saved: savedEl ? JSON.parse(savedEl.textContent) : null};
+  } catch { /* reported below */ }
+  message('The builder could not load its data. Check the connection and reload the page.', 'error');
+  return null;
+}
 
 let state = newState(EMPTY);
 const ui = {
-  tool: 'select',
-  terrain: null,
-  obstacle: null,
-  obstacleOwner: null,
-  template: null,
   selected: null,
+  editing: false,
+  expanded: false,
+  tab: 'dice',
   moving: null,
   labels: false,
   results: {},
@@ -32,7 +48,8 @@ const ui = {
 };
 let lastFragment = null;
 
-const board = new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
+const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
+const wide = window.matchMedia('(min-width: 62rem)');
 
 // -- messages -------------------------------------------------------------------------------
 function message(text, kind = 'info') {
@@ -52,13 +69,8 @@ function toolHint() {
     const u = unitById(state, ui.moving);
     return u ? `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap the hex to move it to (Esc cancels).` : '';
   }
-  switch (ui.tool) {
-    case 'terrain': return ui.terrain ? `Tap hexes to lay ${content.name(ui.terrain)}; tap one again to clear it.` : 'Choose a terrain below, then tap hexes.';
-    case 'obstacle': return ui.obstacle ? `Tap hexes to place ${content.name(ui.obstacle)}; tap one again to remove it.` : 'Choose an obstacle below, then tap hexes.';
-    case 'unit': return `Tap an empty hex to place ${content.sideName(ui.template.side)} ${content.unitName(ui.template)}.`;
-    case 'erase': return 'Tap a hex to remove its unit, then its obstacle, then its terrain.';
-    default: return 'Tap a hex to select it. Its contents can be changed below.';
-  }
+  if (!state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
+  return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
 }
 
 // -- state changes ----------------------------------------------------------------------------
@@ -94,6 +106,7 @@ function load(next, {push = true, note = null} = {}) {
   state = newState(next);
   if (!DATA.boards[state.board]) state.board = 'standard';
   ui.selected = null;
+  ui.editing = false;
   ui.moving = null;
   ui.results = {};
   board.setBoard(currentBoard());
@@ -105,15 +118,12 @@ function load(next, {push = true, note = null} = {}) {
 }
 
 // -- board taps -------------------------------------------------------------------------------
-function onHex(row, col) {
+function onHex(row, col, keyboard = false) {
   const unit = unitAt(state, row, col);
-  const cellKey = key(row, col);
-  if (readonly) {
-    ui.selected = {row, col};
-    return commit({refresh: Boolean(unit && content.canResupply(unit))});
-  }
   message('');
-  if (ui.moving) {
+  if (ui.moving && !readonly) {
+    // "Move" here relocates a unit while setting up. A later version asks /api/v1/move for the
+    // hexes the unit may legally reach and draws them before this tap.
     const mover = unitById(state, ui.moving);
     if (unit && unit !== mover) {
       hint(`${hexLabel(currentBoard(), {row, col})} is occupied; pick an empty hex (Esc cancels).`);
@@ -124,47 +134,29 @@ function onHex(row, col) {
     ui.selected = {row, col};
     return commit();
   }
-  const cell = state.hexes.get(cellKey) || {terrain: null, obstacle: null, owner: null};
-  switch (ui.tool) {
-    case 'terrain':
-      if (!ui.terrain) return hint('Choose a terrain first.');
-      cell.terrain = cell.terrain === ui.terrain ? null : ui.terrain;
-      break;
-    case 'obstacle':
-      if (!ui.obstacle) return hint('Choose an obstacle first.');
-      if (cell.obstacle === ui.obstacle) { cell.obstacle = null; cell.owner = null; }
-      else { cell.obstacle = ui.obstacle; cell.owner = content.obstacles.get(ui.obstacle)?.owner_matters ? ui.obstacleOwner : null; }
-      break;
-    case 'unit':
-      if (unit) { ui.selected = {row, col}; return commit({refresh: false}); }
-      placeUnit(row, col);
-      ui.selected = {row, col};
-      return commit();
-    case 'erase':
-      if (unit) removeUnit(unit);
-      else if (cell.obstacle) { cell.obstacle = null; cell.owner = null; }
-      else cell.terrain = null;
-      break;
-    default:
-      ui.selected = {row, col};
-      return commit({refresh: Boolean(unit && content.canResupply(unit))});
-  }
-  if (cell.terrain || cell.obstacle) state.hexes.set(cellKey, cell);
-  else state.hexes.delete(cellKey);
   ui.selected = {row, col};
-  commit();
+  ui.editing = false;
+  ui.expanded = false;
+  commit({refresh: Boolean(unit && content.canResupply(unit))});
+  // From the keyboard, the sheet's first choice takes the focus (Escape comes back here).
+  if (keyboard) $('#sheet-body button, #sheet-body select, #sheet-body a')?.focus();
 }
 
-function placeUnit(row, col) {
-  const t = ui.template;
-  const unit = {
-    id: nextUnitId(state), side: t.side, type: t.type, row, col, figures: t.figures,
-    start_figures: t.start_figures, badges: [...t.badges], nation: t.nation, moved: t.moved || 0,
-  };
+function closeSheet() {
+  const was = ui.selected;
+  const inSheet = $('#sheet').contains(document.activeElement) || document.activeElement === document.body;
+  ui.selected = null;
+  ui.editing = false;
+  ui.moving = null;
+  commit({refresh: false});
+  if (was && inSheet) board.focusHex(was.row, was.col);
+}
+
+function placeUnit(row, col, side, type) {
+  const unit = {id: nextUnitId(state), side, type, row, col, figures: null, start_figures: null, badges: [], nation: null, moved: 0};
+  settleFigures(content, unit, true);
   state.units.push(unit);
-  const attacker = unitById(state, state.attacker);
-  if (!attacker) state.attacker = unit.id;
-  else if (!unitById(state, state.target) && attacker.side !== unit.side) state.target = unit.id;
+  settleRoles(unit);
   return unit;
 }
 
@@ -173,15 +165,42 @@ function removeUnit(unit) {
   if (state.attacker === unit.id) state.attacker = null;
   if (state.target === unit.id) state.target = null;
   if (ui.moving === unit.id) ui.moving = null;
+  settleRoles(null);
+}
+
+/** Attacker and target follow the board without a tap: the first unit placed attacks, the
+ * first one of the other side is its target; a side change that makes them friends frees the
+ * target role for the nearest-placed unit of the other side. `changed` is the unit just placed
+ * or edited, preferred for a free role. */
+function settleRoles(changed) {
+  let a = unitById(state, state.attacker);
+  let t = unitById(state, state.target);
+  if (a && t && a.side === t.side) {
+    if (changed === a || changed !== t) t = null;
+    else a = null;
+  }
+  const latestOf = (side, not) => [...state.units].reverse().find((u) => u.side === side && u !== not) || null;
+  if (!a && !t && changed && state.units.includes(changed)) {
+    a = changed;
+    t = latestOf(changed.side === 'allies' ? 'axis' : 'allies');
+  }
+  if (a && !t) t = changed && changed !== a && changed.side !== a.side ? changed : latestOf(a.side === 'allies' ? 'axis' : 'allies');
+  if (t && !a) a = changed && changed !== t && changed.side !== t.side ? changed : latestOf(t.side === 'allies' ? 'axis' : 'allies');
+  state.attacker = a ? a.id : null;
+  state.target = t ? t.id : null;
 }
 
 // -- rendering --------------------------------------------------------------------------------
 function withFocusKept(fn) {
-  const fk = document.activeElement?.dataset?.fk;
+  const active = document.activeElement;
+  const fk = active?.dataset?.fk;
+  const inSheet = $('#sheet').contains(active);
   fn();
   if (fk) {
     const again = document.querySelector(`[data-fk="${CSS.escape(fk)}"]`);
     if (again && !again.disabled) again.focus({preventScroll: true});
+    // A choice that is gone after its own tap (a unit placed): focus stays in the sheet.
+    else if (inSheet && !$('#sheet').hidden) $('#sheet-body button, #sheet-body select')?.focus({preventScroll: true});
   }
 }
 
@@ -189,83 +208,74 @@ function render() {
   board.render(state, ui);
   hint(toolHint());
   withFocusKept(() => {
-    renderToolPanel();
-    renderSelection();
+    renderSheet();
     renderResults();
   });
+  fitDock();
 }
 
-function renderToolPanel() {
-  if (readonly) return;
-  for (const b of $$('.tool')) b.setAttribute('aria-pressed', b.dataset.tool === ui.tool ? 'true' : 'false');
-  const panel = $('#tool-panel');
-  switch (ui.tool) {
-    case 'terrain':
-      fill(panel, select({label: 'Terrain to lay', value: ui.terrain, fk: 'tool-terrain', empty: 'Choose…',
-        options: content.p.terrain.map((t) => ({value: t.id, label: t.name})),
-        onChange: (v) => { ui.terrain = v; remember('terrain', v); render(); }}),
-      recentChips('terrain'),
-      ui.terrain ? summaryLine(ui.terrain) : null);
-      break;
-    case 'obstacle': {
-      const needsOwner = ui.obstacle && content.obstacles.get(ui.obstacle)?.owner_matters;
-      fill(panel, select({label: 'Obstacle to place', value: ui.obstacle, fk: 'tool-obstacle', empty: 'Choose…',
-        options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})),
-        onChange: (v) => { ui.obstacle = v; remember('obstacle', v); render(); }}),
-      recentChips('obstacle'),
-      needsOwner ? segmented({label: 'Original owner', value: ui.obstacleOwner || '', fk: 'tool-owner',
-        options: [{value: '', label: 'Not set'}, {value: 'allies', label: 'Allies'}, {value: 'axis', label: 'Axis'}],
-        onChange: (v) => { ui.obstacleOwner = v || null; render(); }}) : null,
-      ui.obstacle ? summaryLine(ui.obstacle) : null);
-      break;
-    }
-    case 'unit':
-      fill(panel, h('div', {class: 'b-form unit-form'}, unitFields(content, ui.template, () => render(), {fk: 'tpl', withMoved: false})),
-        summaryLine(content.profile(ui.template)?.id || ui.template.type));
-      break;
-    default:
-      fill(panel);
+/** On a phone the docked sheet and ruling take the screen below the board, never the board. */
+function fitDock() {
+  const dock = $('#b-dock');
+  if (wide.matches) { dock.style.removeProperty('--dock-max'); return; }
+  const bottom = $('#board-wrap').getBoundingClientRect().bottom + window.scrollY;
+  dock.style.setProperty('--dock-max', `${Math.max(window.innerHeight - bottom, window.innerHeight * 0.3)}px`);
+}
+
+const otherSide = (side) => (side === 'allies' ? 'axis' : 'allies');
+
+function chip({label, pressed, fk, onclick, cls = '', aria}) {
+  return h('button', {type: 'button', class: `chip-btn ${cls}`, 'aria-pressed': pressed === undefined ? undefined : pressed ? 'true' : 'false',
+    'data-fk': fk, 'aria-label': aria, onclick}, label);
+}
+
+/** A short "More…" list after the common choices: every other choice of the palette. */
+function moreSelect({label, fk, options, value = '', empty, onChange}) {
+  const el = h('select', {class: 'more-select', 'data-fk': fk, 'aria-label': label});
+  el.append(h('option', {value: ''}, empty));
+  const groups = new Map();
+  for (const opt of options) {
+    const node = h('option', {value: opt.value}, opt.label);
+    if (!opt.group) { el.append(node); continue; }
+    if (!groups.has(opt.group)) { groups.set(opt.group, h('optgroup', {label: opt.group})); el.append(groups.get(opt.group)); }
+    groups.get(opt.group).append(node);
   }
+  el.value = value || '';
+  el.addEventListener('change', () => onChange(el.value || null));
+  return el;
 }
 
-/** The last few terrains (or obstacles) chosen, one tap away. */
-const recent = {terrain: [], obstacle: []};
-
-function remember(kind, id) {
-  if (!id) return;
-  recent[kind] = [id, ...recent[kind].filter((x) => x !== id)].slice(0, 6);
+function sheetRow(label, ...children) {
+  return h('div', {class: 'sheet-row', role: 'group', 'aria-label': label}, h('span', {class: 'sheet-label', 'aria-hidden': 'true'}, label), ...children);
 }
 
-function recentChips(kind) {
-  if (recent[kind].length < 2) return null;
-  return h('div', {class: 'recent', role: 'group', 'aria-label': `Recently used ${kind}`},
-    recent[kind].map((id) => h('button', {type: 'button', class: 'chip-btn', 'data-fk': `recent-${kind}-${id}`,
-      'aria-pressed': ui[kind] === id ? 'true' : 'false', onclick: () => { ui[kind] = id; render(); }}, content.name(id))));
-}
-
-function summaryLine(id) {
-  const item = content.hexFeature(id) || content.units.get(id);
-  if (!item) return null;
-  return h('p', {class: 'palette-summary'}, item.summary, ' ', h('a', {href: content.ruleUrl(id)}, `${content.name(id)} rules`));
-}
-
-function renderSelection() {
-  const body = $('#selection-body');
-  const heading = $('#selection-h');
-  if (!ui.selected) {
-    heading.textContent = 'Selected hex';
-    fill(body, h('p', {class: 'muted'}, readonly ? 'Tap a hex to see what is on it.' : 'Nothing selected. Tap a hex on the board (or use the arrow keys and Enter).'));
-    return;
-  }
+/** The choices for the tapped hex. */
+function renderSheet() {
+  const sheet = $('#sheet');
+  document.body.classList.toggle('sheet-open', Boolean(ui.selected) && !(ui.expanded && !wide.matches));
+  if (!ui.selected) { sheet.hidden = true; return; }
   const {row, col} = ui.selected;
   const bd = currentBoard();
   const hx = bd.hexes.find((x) => x.row === row && x.col === col);
-  if (!hx) { ui.selected = null; return renderSelection(); }
+  if (!hx) { ui.selected = null; sheet.hidden = true; return; }
+  sheet.hidden = false;
   const cellKey = key(row, col);
   const cell = state.hexes.get(cellKey) || {terrain: null, obstacle: null, owner: null};
   const unit = unitAt(state, row, col);
-  heading.textContent = `Hex ${hx.label}`;
-  const parts = [h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${hx.sections.length > 1 ? `on the line between the ${hx.sections.join(' and ')} sections` : `${hx.sections[0]} section`} (as the bottom player sees it)`)];
+  const where = [cell.terrain ? content.name(cell.terrain) : 'Countryside', cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
+  $('#sheet-h').textContent = unit ? `${hx.label} · ${content.sideName(unit.side)} ${content.unitName(unit)} ${unit.figures}/${content.startFigures(unit)} · ${where}`
+    : `${hx.label} · ${where}`;
+  const body = $('#sheet-body');
+  const section = hx.sections.length > 1 ? `on the line between the ${hx.sections.join(' and ')} sections` : `${hx.sections[0]} section`;
+
+  if (readonly) {
+    fill(body, h('dl', {class: 'facts-list'},
+      h('dt', {}, 'Terrain'), h('dd', {}, cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
+      cell.obstacle ? [h('dt', {}, 'Obstacle'), h('dd', {}, h('a', {href: content.ruleUrl(cell.obstacle)}, content.name(cell.obstacle)), cell.owner ? ` (owner: ${cell.owner})` : '')] : null,
+      unit ? [h('dt', {}, 'Unit'), h('dd', {}, `${content.sideName(unit.side)} ${content.unitName(unit)}, ${unit.figures}/${content.startFigures(unit)} figures${unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : ''}${unit.moved ? `, moved ${unit.moved}` : ''}`)] : null,
+      h('dt', {}, 'Where'), h('dd', {}, `Row ${row}, column ${col}, ${section}`)));
+    return;
+  }
 
   const setCell = (mutate) => {
     mutate(cell);
@@ -273,40 +283,70 @@ function renderSelection() {
     else state.hexes.delete(cellKey);
     commit();
   };
-  if (readonly) {
-    parts.push(h('dl', {class: 'facts-list'},
-      h('dt', {}, 'Terrain'), h('dd', {}, cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
-      cell.obstacle ? [h('dt', {}, 'Obstacle'), h('dd', {}, h('a', {href: content.ruleUrl(cell.obstacle)}, content.name(cell.obstacle)), cell.owner ? ` (owner: ${cell.owner})` : '')] : null,
-      unit ? [h('dt', {}, 'Unit'), h('dd', {}, `${content.sideName(unit.side)} ${content.unitName(unit)}, ${unit.figures}/${content.startFigures(unit)} figures${unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : ''}${unit.moved ? `, moved ${unit.moved}` : ''}`)] : null));
-    fill(body, ...parts);
-    return;
+  const parts = [];
+  if (unit) {
+    const role = (name) => () => {
+      const other = name === 'attacker' ? 'target' : 'attacker';
+      state[name] = state[name] === unit.id ? null : unit.id;
+      if (state[other] === unit.id) state[other] = null;
+      if (state[name] === unit.id) {
+        const rival = unitById(state, state[other]);
+        if (rival && rival.side === unit.side) state[other] = null;
+      }
+      settleRoles(state[name] === unit.id ? null : unit);
+      commit();
+    };
+    parts.push(h('div', {class: 'roles'},
+      h('button', {type: 'button', class: 'button role-btn atk', 'aria-pressed': state.attacker === unit.id ? 'true' : 'false', 'data-fk': 'role-a', onclick: role('attacker')}, 'Attacker'),
+      h('button', {type: 'button', class: 'button role-btn tgt', 'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t', onclick: role('target')}, 'Target'),
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'edit', 'aria-expanded': ui.editing ? 'true' : 'false',
+        onclick: () => { ui.editing = !ui.editing; render(); }}, 'Edit'),
+      // The spot for "move": today it relocates the unit; a later version shows the legal moves.
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move', 'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
+        onclick: () => { ui.moving = ui.moving === unit.id ? null : unit.id; render(); if (ui.moving) board.focusHex(unit.row, unit.col); }}, ui.moving === unit.id ? 'Cancel' : 'Move'),
+      h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove', onclick: () => { removeUnit(unit); commit(); }}, 'Remove')));
+    if (ui.editing) {
+      parts.push(h('div', {class: 'b-form unit-form'}, unitFields(content, unit, () => { settleRoles(unit); commit(); }, {fk: 'unit'})));
+    }
+  } else {
+    const common = content.p.common.units;
+    const others = unitTypeOptions(content).filter((o) => !common.includes(o.value));
+    const sides = [state.bottom_side, otherSide(state.bottom_side)];
+    sides.forEach((side, i) => {
+      const name = content.sideName(side);
+      parts.push(sheetRow(side === 'axis' ? 'Axis' : 'Allies',
+        common.map((type) => chip({label: content.name(type), cls: `side-${side}`, fk: `place-${side}-${type}`,
+          aria: `Place ${name} ${content.name(type)} here`, onclick: () => { placeUnit(row, col, side, type); commit(); }})),
+        i === 1 ? moreSelect({label: 'Place another unit type', fk: 'place-more', empty: 'More…',
+          options: sides.flatMap((sd) => others.map((o) => ({value: `${sd}:${o.value}`, label: o.label, group: `${content.sideName(sd)} ${o.group.toLowerCase()}`}))),
+          onChange: (v) => { if (v) { const [sd, type] = v.split(':'); placeUnit(row, col, sd, type); commit(); } }}) : null));
+    });
   }
-  const feature = content.obstacles.get(cell.obstacle);
-  parts.push(h('div', {class: 'b-row tight'},
-    select({label: 'Terrain', value: cell.terrain, empty: 'Countryside', fk: 'sel-terrain',
-      options: content.p.terrain.map((t) => ({value: t.id, label: t.name})), onChange: (v) => setCell((c) => { c.terrain = v; })}),
-    select({label: 'Obstacle', value: cell.obstacle, empty: 'None', fk: 'sel-obstacle',
+  const terrainChoices = [...content.p.common.terrain];
+  if (cell.terrain && !terrainChoices.includes(cell.terrain)) terrainChoices.unshift(cell.terrain);
+  parts.push(sheetRow('Terrain',
+    terrainChoices.map((id) => chip({label: content.terrain.get(id)?.short || content.name(id), aria: content.name(id), pressed: cell.terrain === id, fk: `terrain-${id}`,
+      onclick: () => setCell((c) => { c.terrain = c.terrain === id ? null : id; })})),
+    moreSelect({label: 'Terrain: every kind', fk: 'sel-terrain', value: cell.terrain, empty: 'More…',
+      options: content.p.terrain.map((t) => ({value: t.id, label: t.name})), onChange: (v) => setCell((c) => { c.terrain = v; })})));
+  const obstacleChoices = [...content.p.common.obstacles];
+  if (cell.obstacle && !obstacleChoices.includes(cell.obstacle)) obstacleChoices.unshift(cell.obstacle);
+  parts.push(sheetRow('Obstacle',
+    obstacleChoices.map((id) => chip({label: content.obstacles.get(id)?.short || content.name(id), aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`,
+      onclick: () => setCell((c) => { c.obstacle = c.obstacle === id ? null : id; if (!c.obstacle) c.owner = null; })})),
+    moreSelect({label: 'Obstacle: every kind', fk: 'sel-obstacle', value: cell.obstacle, empty: 'More…',
       options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})), onChange: (v) => setCell((c) => { c.obstacle = v; if (!v) c.owner = null; })})));
+  const feature = content.obstacles.get(cell.obstacle);
   if (feature?.owner_matters || cell.owner || content.terrain.get(cell.terrain)?.owner_matters) {
     parts.push(segmented({label: 'Original owner of the hex', value: cell.owner || '', fk: 'sel-owner',
       options: [{value: '', label: 'Not set'}, {value: 'allies', label: 'Allies'}, {value: 'axis', label: 'Axis'}],
       onChange: (v) => setCell((c) => { c.owner = v || null; })}));
   }
-  if (unit) {
-    parts.push(h('h3', {class: 'unit-h'}, `${content.sideName(unit.side)} ${content.unitName(unit)}`, h('span', {class: 'muted'}, ` · id ${unit.id}`)));
-    parts.push(h('div', {class: 'roles'},
-      h('button', {type: 'button', class: 'button role-btn atk', 'aria-pressed': state.attacker === unit.id ? 'true' : 'false', 'data-fk': 'role-a',
-        onclick: () => { state.attacker = state.attacker === unit.id ? null : unit.id; if (state.target === unit.id && state.attacker === unit.id) state.target = null; commit(); }}, 'Attacker'),
-      h('button', {type: 'button', class: 'button role-btn tgt', 'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t',
-        onclick: () => { state.target = state.target === unit.id ? null : unit.id; if (state.attacker === unit.id && state.target === unit.id) state.attacker = null; commit(); }}, 'Target'),
-      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move', 'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
-        onclick: () => { ui.moving = ui.moving === unit.id ? null : unit.id; render(); if (ui.moving) board.focusHex(unit.row, unit.col); }}, ui.moving === unit.id ? 'Cancel' : 'Move…'),
-      h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove', onclick: () => { removeUnit(unit); commit(); }}, 'Remove')));
-    parts.push(h('div', {class: 'b-form unit-form'}, unitFields(content, unit, () => commit(), {fk: 'unit'})));
-  } else {
-    parts.push(h('div', {class: 'b-buttons'}, h('button', {type: 'button', class: 'button secondary', 'data-fk': 'place-here',
-      onclick: () => { placeUnit(row, col); commit(); }}, `Place ${content.sideName(ui.template.side)} ${content.unitName(ui.template)} here`)));
+  if (unit || cell.terrain || cell.obstacle) {
+    parts.push(h('div', {class: 'b-buttons'}, h('button', {type: 'button', class: 'button secondary', 'data-fk': 'clear-hex',
+      onclick: () => { if (unit) removeUnit(unit); state.hexes.delete(cellKey); commit(); }}, 'Clear this hex')));
   }
+  parts.push(h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
   fill(body, ...parts);
 }
 
@@ -319,33 +359,88 @@ function selectedSupplier() {
 function renderResults() {
   const attacker = unitById(state, state.attacker);
   const target = unitById(state, state.target);
-  renderRuling($('#ruling'), {
+  const ruling = $('#ruling');
+  renderRuling(ruling, {
     r: ui.results, state, content, board: currentBoard(), attacker, target, supplier: selectedSupplier(), pending: ui.pending,
     onFlags: (n) => { state.flags = n; ui.highlight = null; commit(); },
     onHighlight: (i) => { ui.highlight = i; drawOverlay(); },
   });
+  renderTabs(ruling);
   drawOverlay();
   renderSummary();
 }
 
-function renderSummary() {
-  const el = $('#b-summary');
+const TABS = [['dice', 'Dice'], ['los', 'Line of sight'], ['retreat', 'Retreat'], ['odds', 'Odds'], ['after', 'After the battle']];
+
+/** The ruling's parts as tabs: only the chosen part shows, so the board stays on screen. */
+function renderTabs(ruling) {
+  const present = new Set([...ruling.querySelectorAll('.r-section[data-tab]')].map((el) => el.dataset.tab));
+  const tabs = TABS.filter(([id]) => present.has(id));
+  if (tabs.length && !present.has(ui.tab)) ui.tab = tabs[0][0];
+  ruling.dataset.tab = tabs.length ? ui.tab : '';
+  const list = $('#ruling-tabs');
+  list.hidden = !tabs.length;
+  fill(list, tabs.map(([id, label]) => h('button', {
+    type: 'button', role: 'tab', class: 'r-tab', id: `tab-${id}`, 'data-fk': `tab-${id}`, 'aria-selected': ui.tab === id ? 'true' : 'false',
+    'aria-controls': 'ruling', tabindex: ui.tab === id ? '0' : '-1',
+    onclick: () => { ui.tab = id; withFocusKept(() => renderTabs(ruling)); },
+    onkeydown: (e) => {
+      const i = tabs.findIndex(([x]) => x === id);
+      const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+      if (!step) return;
+      e.preventDefault();
+      ui.tab = tabs[(i + step + tabs.length) % tabs.length][0];
+      renderTabs(ruling);
+      $(`#tab-${ui.tab}`).focus();
+    },
+  }, label)));
+}
+
+/** The one-line ruling that stays on screen: legal or why not · dice · hit faces · chance of at
+ * least one hit · line of sight. Tapping it opens the whole ruling (on a phone). */
+function summaryText() {
   const b = ui.results.battle;
   const attacker = unitById(state, state.attacker);
   const target = unitById(state, state.target);
-  el.className = 'b-summary';
-  if (!attacker || !target) { fill(el); return; }
-  if (ui.pending && !b) { fill(el, h('span', {}, 'Working it out…')); return; }
-  if (!b) { fill(el); return; }
-  if (!b.ok) { el.classList.add('error'); fill(el, h('span', {}, '⚠ ', b.error.message)); return; }
+  if (!state.units.length) return {cls: '', text: 'Tap a hex to place a unit: two of opposite sides make a battle.'};
+  if (!attacker || !target) return {cls: '', text: target ? 'Pick an attacker: tap a unit, then Attacker.' : 'Place a unit of the other side to see the battle.'};
+  if (ui.pending && !b) return {cls: 'pending', text: 'Working it out…'};
+  if (!b) return {cls: '', text: ''};
+  if (!b.ok) {
+    if (b.status === 0 || !navigator.onLine) return {cls: 'error', text: '⚠ Offline: rulings need the network.'};
+    return {cls: 'error', text: `⚠ ${b.error.message}`};
+  }
   const d = b.data;
-  el.classList.add(d.legal ? 'legal' : 'illegal');
-  if (ui.pending) el.classList.add('pending');
   const los = d.line_of_sight;
-  const bits = d.legal ? [`✔ ${d.dice} ${d.dice === 1 ? 'die' : 'dice'}`] : ['✖ Not allowed'];
-  if (los?.needed !== false) bits.push(los?.clear ? 'line of sight clear' : 'no line of sight');
-  if (d.legal && d.probabilities?.hits) bits.push(`${pct(1 - d.probabilities.hits[0])} at least 1 hit`);
-  fill(el, h('a', {href: '#ruling-h'}, bits.join(' · ')));
+  const bits = [];
+  if (d.legal) {
+    bits.push(`✔ ${d.dice} ${d.dice === 1 ? 'die' : 'dice'}`);
+    if (d.hit_symbols?.length) bits.push(`hits: ${d.hit_symbols.map((f) => content.name(f).toLowerCase()).join(', ')}`);
+    if (d.probabilities?.hits) bits.push(`${pct(1 - d.probabilities.hits[0])} ≥1 hit`);
+  } else {
+    const why = d.why_not?.[0];
+    bits.push(`✖ Not allowed${why ? `: ${typeof why === 'string' ? why : why.text || ''}` : ''}`);
+  }
+  if (los?.needed !== false) bits.push(los?.clear ? 'LOS clear' : 'no LOS');
+  return {cls: `${d.legal ? 'legal' : 'illegal'}${ui.pending ? ' pending' : ''}`, text: bits.join(' · ')};
+}
+
+function renderSummary() {
+  const el = $('#b-summary');
+  const {cls, text} = summaryText();
+  el.className = `b-summary ${cls}`;
+  const open = wide.matches || ui.expanded;
+  el.setAttribute('aria-expanded', open ? 'true' : 'false');
+  el.title = text.replace('LOS', 'line of sight');
+  // The same live text node each time, so a screen reader hears each new ruling once.
+  const line = $('.b-summary-text', el) || el.appendChild(h('span', {class: 'b-summary-text', 'aria-live': 'polite'}));
+  if (line.textContent !== text) line.textContent = text;
+  const more = $('.b-summary-more', el) || el.appendChild(h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}));
+  more.hidden = wide.matches;
+  more.textContent = ui.expanded ? '▾' : '▴';
+  $('#ruling-box').classList.toggle('expanded', open);
+  document.body.classList.toggle('ruling-open', ui.expanded && !wide.matches);
+  $('#copy-ruling').hidden = !(ui.results.battle?.ok);
 }
 
 function drawOverlay() {
@@ -401,6 +496,12 @@ const scheduleRefresh = debounced(async (signal) => {
   if (signal.aborted || answers.some((a) => a.aborted)) return;
   ui.results = Object.fromEntries(names.map((n, i) => [n, answers[i]]));
   ui.pending = false;
+  const b = ui.results.battle;
+  if (b?.ok && b.data.legal && b.data.dice >= 1 && state.flags > b.data.dice) {
+    state.flags = b.data.dice;  // no more flags than dice: ask again for the retreat that can happen
+    commit();
+    return;
+  }
   withFocusKept(renderResults);
 }, 220);
 
@@ -468,16 +569,29 @@ function buildGlobalControls() {
   combat.addEventListener('change', () => { state.combat_card = combat.value || null; commit(); });
   $('#overrun-battle').addEventListener('change', (e) => { state.overrun_battle = e.target.checked; commit(); });
   $('#title').addEventListener('input', (e) => { state.title = e.target.value; scheduleUrl(false); });
-  $('#zoom-in').addEventListener('click', () => board.zoomBy(1.25));
-  $('#zoom-out').addEventListener('click', () => board.zoomBy(0.8));
-  $('#zoom-fit').addEventListener('click', () => board.zoomBy(0));
-  for (const b of $$('.tool')) {
-    b.addEventListener('click', () => { ui.tool = b.dataset.tool; ui.moving = null; render(); });
-  }
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && ui.moving) { ui.moving = null; render(); }
+  // Words hidden on a zoomed-out board are fitted to their hexes when they show again.
+  const zoom = (factor) => { board.zoomBy(factor); board.render(state, ui); fitDock(); };
+  $('#zoom-in').addEventListener('click', () => zoom(1.25));
+  $('#zoom-out').addEventListener('click', () => zoom(0.8));
+  $('#zoom-fit').addEventListener('click', () => zoom(0));
+  $('#sheet-close').addEventListener('click', closeSheet);
+  $('#b-summary').addEventListener('click', () => {
+    if (wide.matches) return;
+    ui.expanded = !ui.expanded;  // the sheet folds away meanwhile (the hex stays selected)
+    render();
   });
-  window.addEventListener('resize', debounce(() => { if (board.zoom === null) board.applyZoom(); }, 150));
+  $('#copy-ruling').addEventListener('click', copyRuling);
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    if (ui.moving) { ui.moving = null; render(); } else if (ui.selected) closeSheet();
+    else if (ui.expanded) { ui.expanded = false; render(); }
+  });
+  wide.addEventListener('change', () => render());
+  const offline = () => { $('#b-offline').hidden = navigator.onLine; };
+  window.addEventListener('online', () => { offline(); scheduleRefresh(); });
+  window.addEventListener('offline', offline);
+  offline();
+  window.addEventListener('resize', debounce(() => { if (board.zoom === null) board.applyZoom(); fitDock(); }, 150));
   $('#copy-link').addEventListener('click', copyLink);
   $('#save').addEventListener('click', save);
   $('#clear').addEventListener('click', () => {
@@ -487,6 +601,11 @@ function buildGlobalControls() {
   $('#m44-file').addEventListener('change', importFile);
   window.addEventListener('popstate', () => fromLocation());
   window.addEventListener('hashchange', () => fromLocation());
+}
+
+/** "1 unit", "2 units". */
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function debounce(fn, wait) {
@@ -521,6 +640,55 @@ async function copyLink() {
   const url = await shareUrl();
   const ok = await copyText(url);
   fill($('#share-out'), h('p', {class: ok ? 'good' : ''}, ok ? 'Link copied.' : 'Copy this link:'), linkBox(url, 'Share link'));
+}
+
+/** The ruling as plain text a referee can paste into a chat or a forum post: the situation in
+ * one line, the verdict, each dice step with its rule and source, and a short link. */
+function rulingText(link) {
+  const b = ui.results.battle?.data;
+  const bd = currentBoard();
+  const attacker = unitById(state, state.attacker);
+  const target = unitById(state, state.target);
+  if (!b || !attacker || !target) return '';
+  const on = (u) => {
+    const cell = state.hexes.get(key(u.row, u.col)) || {};
+    const where = [cell.terrain ? content.name(cell.terrain) : null, cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
+    return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
+  };
+  const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
+  const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
+  if (state.card) lines.push(`Command card: ${content.name(state.card)}.`);
+  if (state.combat_card) lines.push(`Combat card: ${content.name(state.combat_card)}.`);
+  if (b.legal) lines.push(`Ruling: roll ${b.dice} ${b.dice === 1 ? 'die' : 'dice'}.`);
+  else {
+    lines.push('Ruling: the battle is not allowed.');
+    for (const why of b.why_not || []) lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule)}`);
+  }
+  for (const [i, step] of (b.breakdown || []).entries()) {
+    const n = step.dice == null ? '' : i === 0 ? String(step.dice) : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
+    lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule)}`);
+  }
+  if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
+  if (b.legal && b.probabilities?.hits) lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
+  const los = b.line_of_sight;
+  if (los && los.needed !== false) lines.push(`Line of sight: ${los.clear ? 'clear' : 'blocked'}${cite('line_of_sight')}.`);
+  lines.push(`Link: ${link}`);
+  return lines.join('\n');
+}
+
+async function copyRuling() {
+  const out = $('#copy-out');
+  fill(out, h('p', {}, 'Preparing the text…'));
+  let link = readonly ? location.href : null;
+  if (!link) {
+    const res = await postJSON(DATA.api.save, savedDoc(state));
+    link = res.ok ? `${location.origin}${res.data.url}` : await shareUrl();
+  }
+  const text = rulingText(link);
+  const ok = await copyText(text);
+  const box = h('textarea', {class: 'copy-text', readonly: true, rows: 6, 'aria-label': 'The ruling as text'});
+  box.value = text;
+  fill(out, h('p', {class: ok ? 'good' : ''}, ok ? 'Ruling copied as text:' : 'Copy this text:'), box);
 }
 
 async function save() {
@@ -562,7 +730,7 @@ async function importFile(event) {
   load({...d.situation, title: d.title || file.name.replace(/\.m44$/i, '')}, {push: true});
   const bd = currentBoard();
   const where = (x) => (x.row === null || x.row === undefined ? 'whole board' : hexLabel(bd, x));
-  const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${d.situation.units.length} units, ${d.situation.hexes.length} terrain hexes on the ${d.situation.board} board.`)];
+  const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
   if (d.unknown.length) {
     parts.push(h('p', {class: 'warn strong'}, `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
       h('table', {class: 'unknown-table', id: 'import-unknown'}, h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
@@ -613,24 +781,15 @@ async function fromLocation() {
 }
 
 // -- start --------------------------------------------------------------------------------------
-function defaultTemplate() {
-  const type = content.units.has('infantry') ? 'infantry' : content.p.units[0]?.id;
-  const t = {side: 'allies', type, badges: [], nation: null, start_figures: null, figures: null, moved: 0};
-  settleFigures(content, t, true);
-  return t;
-}
-
 async function start() {
   $('#b-layout').hidden = false;
-  if (!window.matchMedia('(min-width: 62rem)').matches) {
+  if (!wide.matches) {
     // On a phone the board and the ruling come first; the longer lists start folded.
     $('#examples-box').open = false;
   }
-  ui.template = defaultTemplate();
   buildGlobalControls();
   buildExamples();
   if (readonly) {
-    $('#b-edit').hidden = true;
     for (const el of $$('#cards-box select, #cards-box input, #title, #board-kind, #bottom-side, #m44-file')) el.disabled = true;
     $('#import-box').hidden = true;
     $('#examples-box').hidden = true;
@@ -654,10 +813,10 @@ async function start() {
       commit();
     }
   }
-  if (!window.matchMedia('(min-width: 62rem)').matches && !(state.card || state.combat_card || state.rules.length)) {
+  if (!wide.matches && !(state.card || state.combat_card || state.rules.length)) {
     $('#cards-box').open = false;
   }
   $('#builder').classList.add('ready');
 }
 
-start();
+if (DATA) start();

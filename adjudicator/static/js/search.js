@@ -109,7 +109,8 @@
       return li;
     }
 
-    function render(data) {
+    function render(data, q) {
+      list.setAttribute("data-query", q);  /* which text these matches answer */
       list.textContent = "";
       active = -1;
       input.removeAttribute("aria-activedescendant");
@@ -167,16 +168,19 @@
         headers: { Accept: "application/json" },
         signal: controller ? controller.signal : undefined
       }).then(function (response) {
-        return response.ok ? response.json() : null;
+        /* Any answer but a good one (the service worker's 503 offline, a server error) falls
+           back to the copy of the rules on the phone, like no answer at all. */
+        if (!response.ok) throw new Error("search answered " + response.status);
+        return response.json();
       }).then(function (data) {
-        if (data && mine === sequence) render(data);
+        if (data && mine === sequence) render(data, q);
       }).catch(function (error) {
         if (error && error.name === "AbortError") return;
         offline(q, mine);
       });
     }
 
-    /* No server (airplane mode): the copy of the rules offline-search.js keeps on the phone. */
+    /* No server (airplane mode, or it failed): the copy of the rules offline-search.js keeps. */
     function offline(q, mine) {
       if (typeof window.adjudicatorOfflineSearch !== "function") return;
       window.adjudicatorOfflineSearch(q).then(function (results) {
@@ -185,7 +189,7 @@
           results: results.slice(0, LIMIT).map(function (r) { return Object.assign({ plain: true }, r); }),
           total: results.length,
           suggestion: null
-        });
+        }, q);
       }).catch(function () { /* nothing saved yet: the form still works */ });
     }
 
