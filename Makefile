@@ -14,10 +14,12 @@ WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=78.1.1"
 
-# Reinstall only when the package definition changed.
+# Reinstall only when the package definition changed. The venv bundles setuptools 65.5.0, which
+# has known advisories: both steps upgrade it (the second for venvs made before this line).
 $(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --upgrade "setuptools>=78.1.1"
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -31,8 +33,14 @@ check: $(STAMP)
 run: build
 	$(FLASK) run --host $(HOST) --port $(PORT) --no-debug
 
+# gevent workers: a client trickling its request (or reading its answer slowly) holds a greenlet,
+# never a whole worker, so others are served meanwhile. CPU-bound rulings are bounded by the
+# engine's work budget; --timeout restarts a worker stuck for longer all the same.
+SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 \
+           --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
+
 serve: build
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
+	$(SERVE)
 
 # Debian's chromium for the browser tests (Playwright cannot download its own browsers here).
 browser:

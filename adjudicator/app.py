@@ -32,6 +32,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
         JSON_SORT_KEYS=False,
     )
+    if os.environ.get("PROXY_HOPS", "").isdigit() and int(os.environ["PROXY_HOPS"]) > 0:
+        # behind that many proxies, the client address (rate limits count per address) is read
+        # from X-Forwarded-For; without a proxy the header is ignored, since anyone can send it
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(os.environ["PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+    if os.environ.get("ENGINE_WORK_BUDGET", "").isdigit():
+        app.config["ENGINE_WORK_BUDGET"] = int(os.environ["ENGINE_WORK_BUDGET"])
+    from adjudicator.ratelimit import config_from_env
+
+    app.config.update(config_from_env())
     if test_config:
         app.config.update(test_config)
 
@@ -57,8 +69,43 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return app
     app.extensions["catalogue"] = catalogue
     app.extensions["rulebook"] = catalogue.rulebook()
-    if not app.config.get("SKIP_BUILD"):
+    if not app.config.get("SKIP_BUILD") and read_only_instance(instance_path):
+        # A read-only instance folder (a read-only volume, a full disk remounted read-only): no
+        # build lock, no rebuild, no WAL; serve the reference from the database as it is and let
+        # every write answer 503 (``web.errors``).
+        app.config["DATABASE_URL"] = read_only_url(app.config["DATABASE_URL"])
+        app.config["READ_ONLY_INSTANCE"] = True
+        app.logger.warning("instance folder %s is read-only: serving without rebuilding", instance_path)
+    elif not app.config.get("SKIP_BUILD"):
         ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
         search.opened(instance_path)  # open the index now, not on some user's first search
     register(app)
+    from adjudicator.ratelimit import register_rate_limits
+
+    register_rate_limits(app, db.engine_for(app.config["DATABASE_URL"]))
     return app
+
+
+def read_only_instance(instance_path: Path) -> bool:
+    """Whether the instance folder exists but cannot be written (checked by writing, since root
+    passes every permission check but not a read-only mount)."""
+    if not instance_path.is_dir():
+        return False
+    probe = instance_path / f".write-probe-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return True
+    return False
+
+
+def read_only_url(url: str) -> str:
+    """An SQLite URL opened read-only and immutable (a WAL database cannot otherwise be read from a
+    folder where its -shm file cannot be created); other databases are left as they are."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return url
+    return f"sqlite:///file:{parsed.database}?mode=ro&immutable=1&uri=true"

@@ -47,6 +47,12 @@ def build(force: bool) -> None:
             click.echo(str(problem), err=True)
         raise SystemExit(1)
     catalogue = current_app.extensions["catalogue"]
+    from adjudicator.app import read_only_instance
+
+    if read_only_instance(Path(current_app.instance_path)):
+        # `make serve` on a read-only volume: serve what was built there (``create_app``)
+        click.echo(f"instance {current_app.instance_path} is read-only: not rebuilt, served as it is")
+        return
     ran = ensure_built(catalogue, db.get_engine(), Path(current_app.instance_path), force=force)
     click.echo("built" if ran else "up to date", nl=False)
     click.echo(f": {len(catalogue.entries)} entries, content {catalogue.content_hash[:12]}")

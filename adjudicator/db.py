@@ -6,6 +6,7 @@ teardown."""
 
 from __future__ import annotations
 
+import contextlib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ def engine_for(url: str) -> Engine:
     """One engine per database URL per process."""
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
     database = make_url(url).database
-    if url.startswith("sqlite") and database and database != ":memory:":
+    if url.startswith("sqlite") and database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)  # a fresh machine has no folder yet
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -33,12 +34,23 @@ def engine_for(url: str) -> Engine:
     return engine
 
 
+WAL_AUTOCHECKPOINT_PAGES = 1000
+"""Checkpoint the WAL into the database every 1000 pages (about 4 MB), SQLite's own default."""
+WAL_SIZE_LIMIT = 16 * 1024 * 1024
+"""After a checkpoint the WAL file is cut back to at most 16 MB: without a limit it keeps the size
+of its largest burst for ever (76 MB after a save flood)."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL so readers never wait on a writer and a crash mid-write leaves a readable file."""
+    """WAL so readers never wait on a writer and a crash mid-write leaves a readable file; a
+    bounded WAL so a burst of writes does not leave a huge file behind."""
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    with contextlib.suppress(Exception):  # a read-only database cannot switch mode: read it as it is
+        cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
     cursor.close()
 
 

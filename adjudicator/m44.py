@@ -18,6 +18,7 @@ The module is pure: it takes parsed JSON (or text) and a ``Rulebook`` and return
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,8 +62,45 @@ BEACH_FACE_ROWS: dict[str, dict[str, tuple[int, ...]]] = {
 """A board printed with the beach face has beach and ocean rows under the hexes the file leaves
 blank (file-format knowledge: the editor draws them from the face, the file does not list them)."""
 
+DECORATIVE_BADGES: dict[int, str] = {
+    1: "nation insignia", 2: "nation insignia", 4: "nation insignia", 25: "nation insignia",
+    38: "nation insignia",
+}
+"""Editor badge numbers that only decorate a unit (file-format knowledge: the BGA implementation
+gives a unit class only to the numbers our badge entries list; these insignia have none)."""
+
+DECORATIVE_TAGS: dict[str, str] = {
+    "tag1": "battle star token", "tag3": "generic marker", "tag4": "generic marker", "tag5": "generic marker",
+}
+"""Editor tags with no rules of their own (a battle star marks a scenario-specific objective)."""
+
+DECORATIVE_PIECES: dict[str, str] = {
+    "barge": "landing barge", "pbarge": "landing barge", "landingbarge": "landing barge",
+    "carrier": "aircraft carrier", "pcarrier": "aircraft carrier",
+}
+"""Editor tiles and unit prefixes drawn for atmosphere, with no rules in any source."""
+
+IMPASSABLE_PREFIX = "IMPASSABLE"
+"""Tile behaviours (``IMPASSABLE_HILL``, ``IMPASSABLE_BLOCKING_HILL``...) that make a hex impassable."""
+
 MAX_HEXAGONS = MAX_HEXES * 2
 MAX_NAME = 60
+MAX_LISTED = 500
+"""At most this many ``unknown`` / ``skipped`` items are listed one by one (their totals are always
+given): an 890 KB file of junk names must not turn into a multi-megabyte answer."""
+MAX_BADGES = 10  # as many badges as a situation's unit may carry (``engine.situation``)
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,6}")
+"""A number as the editor writes it, in ASCII digits: ``"²".isdigit()`` is true and a 5000-digit
+string makes ``int`` raise, so neither may reach ``int``."""
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is one (or a short string of ASCII digits), else None."""
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        return int(value.strip())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
 
 
 class M44Error(ValueError):
@@ -98,14 +136,20 @@ class M44Import:
     unknown: tuple[Unmapped, ...] = ()  # names the content does not know
     skipped: tuple[Unmapped, ...] = ()  # known names that cannot be placed as the file asks
     notes: tuple[str, ...] = ()  # assumptions made while importing
+    decorative: tuple[Unmapped, ...] = ()  # pieces with no rules (insignia, battle stars, barges)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "situation": self.situation,
             "title": self.title,
-            "unknown": [u.as_dict() for u in self.unknown],
-            "skipped": [s.as_dict() for s in self.skipped],
-            "notes": list(self.notes),
+            "unknown": [u.as_dict() for u in self.unknown[:MAX_LISTED]],
+            "unknown_total": len(self.unknown),
+            "skipped": [s.as_dict() for s in self.skipped[:MAX_LISTED]],
+            "skipped_total": len(self.skipped),
+            "notes": list(self.notes[:MAX_LISTED]),
+            "notes_total": len(self.notes),
+            "decorative": [d.as_dict() for d in self.decorative[:MAX_LISTED]],
+            "decorative_total": len(self.decorative),
         }
 
 
@@ -130,8 +174,9 @@ def loads(text: str | bytes) -> Any:
 @dataclass
 class _Hex:
     terrain: str | None = None
-    obstacle: str | None = None
+    obstacles: list[str] = field(default_factory=list)  # stacked tiles: wire on a bridge
     owner: str | None = None
+    impassable: bool = False  # an IMPASSABLE behaviour of the scenario
 
 
 @dataclass
@@ -143,7 +188,9 @@ class _Importer:
     unknown: list[Unmapped] = field(default_factory=list)
     skipped: list[Unmapped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    decorative: list[Unmapped] = field(default_factory=list)
     pending_unit_markers: list[tuple[Hex, str, str]] = field(default_factory=list)  # camouflage etc.
+    top_side: str = "axis"
     medals: int = 0
 
     def label(self, h: Hex) -> str:
@@ -162,24 +209,40 @@ class _Importer:
             self.skipped.append(Unmapped(h.row, h.col, what, "", "tile without a name"))
             return
         behavior = tile.get("behavior")
+        impassable = isinstance(behavior, str) and behavior.strip().upper().startswith(IMPASSABLE_PREFIX)
+        if impassable:
+            behavior = None  # the tile is still what it shows; the hex gets the impassable flag
         entry_id = self.resolve_tile(name, behavior)
         if entry_id is None:
-            self.unknown.append(Unmapped(h.row, h.col, what, name))
+            if self.tile_unit(h, name, tile):
+                return
+            if name.lower() in DECORATIVE_PIECES:
+                self.decorative.append(Unmapped(h.row, h.col, what, name, DECORATIVE_PIECES[name.lower()]))
+            else:
+                self.unknown.append(Unmapped(h.row, h.col, what, name))
             return
         if isinstance(behavior, str) and behavior.strip() and self.resolve_tile(behavior, None) is None:
             shown, played = behavior.strip()[:MAX_NAME], self.rulebook.names[entry_id]
             self.notes.append(f"{self.label(h)}: tile behaviour {shown!r} has no entry of its own; played as {played}")
         state = self.hexes.setdefault(h, _Hex())
-        kind = self.rulebook.kinds[entry_id]
-        slot = "terrain" if kind == "terrain" else "obstacle"
-        current = getattr(state, slot)
-        if current is not None and current != entry_id:
-            self.skipped.append(Unmapped(
-                h.row, h.col, what, name,
-                f"{self.label(h)} already has {self.rulebook.names[current]}; a hex holds one {slot}",
-            ))
-            return
-        setattr(state, slot, entry_id)
+        if impassable and not state.impassable:
+            state.impassable = True
+            self.notes.append(f"{self.label(h)}: the scenario makes this {self.rulebook.names[entry_id]} impassable")
+        if self.rulebook.kinds[entry_id] == "terrain":
+            current = state.terrain
+            if current is not None and current != entry_id:
+                if current in self.rulebook.hex_rules(entry_id).drawn_over:
+                    state.terrain = entry_id  # a ford drawn over a river replaces it
+                elif entry_id not in self.rulebook.hex_rules(current).drawn_over:
+                    self.skipped.append(Unmapped(
+                        h.row, h.col, what, name,
+                        f"{self.label(h)} already has {self.rulebook.names[current]}; a hex holds one terrain",
+                    ))
+                    return
+            else:
+                state.terrain = entry_id
+        elif entry_id not in state.obstacles:
+            state.obstacles.append(entry_id)
         owner = tile.get("original_owner")
         if isinstance(owner, str) and owner.upper() in SIDE_NAMES:
             state.owner = SIDE_NAMES[owner.upper()]
@@ -200,6 +263,27 @@ class _Importer:
                 return entry_id
         return None
 
+    def tile_unit(self, h: Hex, name: str, tile: Mapping[str, Any]) -> bool:
+        """A unit the editor draws as a tile (``pdestroyer``, ``loco``, ``wagon``): it becomes a unit
+        of the tile's ``original_owner`` or, without one, of the side whose half of the board it is on."""
+        unit_type = self.rulebook.resolve(name, "unit")
+        if unit_type is None:
+            return False
+        owner = tile.get("original_owner")
+        if isinstance(owner, str) and owner.upper() in SIDE_NAMES:
+            side = SIDE_NAMES[owner.upper()]
+        else:
+            side = self.top_side if h.row < self.board.rows / 2 else ("axis" if self.top_side == "allies" else "allies")
+            self.notes.append(f"{self.label(h)}: {self.rulebook.names[unit_type]} drawn as a tile names no side; "
+                              f"taken to be the {side}, on whose half of the board it stands")
+        if any((u["row"], u["col"]) == (h.row, h.col) for u in self.units):
+            self.skipped.append(Unmapped(h.row, h.col, "unit", name, "a second unit on the same hex"))
+            return True
+        profile = self.rulebook.unit(unit_type)
+        self.units.append({"id": f"u{len(self.units) + 1}", "side": side, "type": unit_type,
+                           "row": h.row, "col": h.col, "figures": profile.figures})
+        return True
+
     # -- units -------------------------------------------------------------------------------
     def unit(self, h: Hex, data: Any) -> None:
         if not isinstance(data, Mapping):
@@ -208,7 +292,11 @@ class _Importer:
         name = str(data.get("name") or "").strip()[:MAX_NAME]
         parsed = self.parse_unit_name(name)
         if parsed is None:
-            self.unknown.append(Unmapped(h.row, h.col, "unit", name))
+            piece = next((DECORATIVE_PIECES[p] for p in DECORATIVE_PIECES if name.lower().startswith(p)), None)
+            if piece is not None:
+                self.decorative.append(Unmapped(h.row, h.col, "unit", name, piece))
+            else:
+                self.unknown.append(Unmapped(h.row, h.col, "unit", name))
             return
         unit_type, side, nation = parsed
         unit: dict[str, Any] = {
@@ -216,15 +304,17 @@ class _Importer:
         }
         if nation is not None:
             unit["nation"] = nation
-        badges = self.badges(h, data.get("badge"))
+        badges = [b for b in self.badges(h, data.get("badge")) if self.badge_fits(h, b, unit_type, data.get("badge"))]
         if badges:
             unit["badges"] = badges
         profile = self.rulebook.unit(resolve_profile(self.rulebook, unit_type, tuple(badges), nation))
         unit["figures"] = profile.figures_by_nation.get(nation or "", profile.figures)
-        count = data.get("nbr_units")
-        if isinstance(count, str) and count.strip().isdigit():
-            count = int(count)
-        if isinstance(count, int) and not isinstance(count, bool):
+        raw_count = data.get("nbr_units")
+        count = whole_number(raw_count)
+        if raw_count is not None and count is None:
+            self.skipped.append(Unmapped(h.row, h.col, "unit", name,
+                                         f"nbr_units {str(raw_count)[:MAX_NAME]!r} is not a whole number"))
+        if count is not None:
             if 1 <= count <= MAX_FIGURES:
                 unit["figures"] = unit["start_figures"] = count
             else:
@@ -242,21 +332,35 @@ class _Importer:
                     return unit_type, side, nation if nation in NATIONS else None
         return None
 
+    def badge_fits(self, h: Hex, badge_id: str, unit_type: str, shown: Any) -> bool:
+        """A badge drawn on a unit it has no rules for (the French Resistance badge on a French tank)
+        only decorates it: listed as decorative, not applied."""
+        applies_to = getattr(self.rulebook.rules[badge_id], "applies_to", ())
+        if not applies_to or unit_type in applies_to or self.rulebook.bases.get(unit_type) in applies_to:
+            return True
+        self.decorative.append(Unmapped(
+            h.row, h.col, "badge", str(shown)[:MAX_NAME],
+            f"{self.rulebook.names[badge_id]} has rules only for "
+            f"{', '.join(self.rulebook.names.get(u, u) for u in applies_to)}; on {self.rulebook.names[unit_type]} "
+            "it is a picture"))
+        return False
+
     def badges(self, h: Hex, badge: Any) -> list[str]:
         """Badge entries whose ``editor_badges`` list the file's ``badgeNN`` number."""
         if badge in (None, ""):
             return []
         text = str(badge).strip()[:MAX_NAME]
-        digits = text.lower().removeprefix("badge")
-        if not digits.isdigit():
+        number = whole_number(text.lower().removeprefix("badge"))
+        if number is None:
             self.unknown.append(Unmapped(h.row, h.col, "badge", text))
             return []
-        number = int(digits)
         found = [
             entry_id for entry_id, rules in self.rulebook.rules.items()
             if isinstance(rules, BadgeRules) and number in rules.editor_badges
         ]
-        if not found:
+        if not found and number in DECORATIVE_BADGES:
+            self.decorative.append(Unmapped(h.row, h.col, "badge", text, DECORATIVE_BADGES[number]))
+        elif not found:
             self.unknown.append(Unmapped(h.row, h.col, "badge", text))
         return found[:1]
 
@@ -280,6 +384,8 @@ class _Importer:
             if entry_id is None:
                 if name.lower().startswith("medal"):
                     self.medals += 1
+                elif name.lower() in DECORATIVE_TAGS:
+                    self.decorative.append(Unmapped(h.row, h.col, "tag", name, DECORATIVE_TAGS[name.lower()]))
                 else:
                     self.unknown.append(Unmapped(h.row, h.col, "tag", name))
                 continue
@@ -297,6 +403,10 @@ class _Importer:
                 self.skipped.append(Unmapped(h.row, h.col, "tag", name,
                                              f"{self.rulebook.names[entry_id]} goes on a unit; no unit here"))
             elif entry_id not in unit.setdefault("badges", []):
+                if len(unit["badges"]) >= MAX_BADGES:
+                    self.skipped.append(Unmapped(h.row, h.col, "tag", name,
+                                                 f"a unit carries at most {MAX_BADGES} badges and markers"))
+                    continue
                 unit["badges"].append(entry_id)
 
     # -- whole file ----------------------------------------------------------------------------
@@ -307,7 +417,7 @@ class _Importer:
         for h, state in self.hexes.items():
             if state.owner is not None or (h.row, h.col) not in occupants:
                 continue
-            if any(owner_matters(self.rulebook.hex_rules(f)) for f in (state.terrain, state.obstacle) if f):
+            if any(owner_matters(self.rulebook.hex_rules(f)) for f in (state.terrain, *state.obstacles) if f):
                 state.owner = occupants[(h.row, h.col)]
                 self.notes.append(
                     f"{self.label(h)}: the file names no owner; taken to be the {state.owner}, whose unit starts there"
@@ -330,15 +440,19 @@ class _Importer:
         hexes = []
         for h in sorted(self.hexes):
             state = self.hexes[h]
-            if state.terrain is None and state.obstacle is None:
+            if state.terrain is None and not state.obstacles and not state.impassable:
                 continue
             item: dict[str, Any] = {"row": h.row, "col": h.col}
             if state.terrain:
                 item["terrain"] = state.terrain
-            if state.obstacle:
-                item["obstacle"] = state.obstacle
+            if len(state.obstacles) == 1:
+                item["obstacle"] = state.obstacles[0]
+            elif state.obstacles:
+                item["obstacles"] = list(state.obstacles)
             if state.owner:
                 item["owner"] = state.owner
+            if state.impassable:
+                item["impassable"] = True  # api.md: units may neither enter nor retreat onto it
             hexes.append(item)
         doc: dict[str, Any] = {"board": self.board.kind, "bottom_side": bottom_side}
         if rules:
@@ -354,11 +468,10 @@ def owner_matters(rules: HexRules) -> bool:
 
 
 def _int_field(value: Any, where: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    number = whole_number(value)
+    if number is None:
         raise M44Error(where, "must be a whole number")
-    return value
+    return number
 
 
 def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -> list[str]:
@@ -382,7 +495,14 @@ def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -
             if entry_id in by_entry:
                 found = by_entry[entry_id]
                 break
-        if found is None:
+        nation = next(filter(None, (rulebook.resolve(k, "nation") for k in
+                                    (key, key.removesuffix("_rules"), key.removesuffix("_rule")))), None)
+        if found is None and nation is not None:
+            codes = ", ".join(getattr(rulebook.rules[nation], "nation_codes", ()))
+            whom = (f"units of nation {codes}" if codes
+                    else "the units the scenario names (no nation code switches them on)")
+            importer.notes.append(f"option {key!r}: the {rulebook.names[nation]} rules apply to {whom}")
+        elif found is None:
             importer.unknown.append(Unmapped(None, None, "option", key))
         elif found not in rules:
             rules.append(found)
@@ -412,7 +532,7 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     if len(hexagons) > MAX_HEXAGONS:
         raise M44Error("board.hexagons", f"has {len(hexagons)} items; at most {MAX_HEXAGONS} are allowed")
 
-    importer = _Importer(rulebook, board)
+    importer = _Importer(rulebook, board, top_side=SIDE_NAMES[top])
     rules = _options(info, rulebook, importer)
     occupied: set[Hex] = set()
     for i, item in enumerate(hexagons):
@@ -450,12 +570,25 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
         unknown=tuple(importer.unknown),
         skipped=tuple(importer.skipped),
         notes=tuple(importer.notes),
+        decorative=tuple(importer.decorative),
     )
 
 
 def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> dict[str, Any]:
-    """Drop, one at a time, every unit or badge the engine rejects (an armor drawn on a river
-    tile), saying why, until the document parses."""
+    """Drop every unit or badge the engine rejects (an armor drawn on a river tile), saying why,
+    until the document parses.
+
+    Linear: each unit is first checked alone, on a document holding only its own hex (a unit's
+    legality depends on its hex, never on another unit's), so the whole document is parsed a
+    bounded number of times rather than once per dropped unit."""
+    by_hex = {(item["row"], item["col"]): item for item in doc["hexes"]}
+    kept = []
+    for unit in doc["units"]:
+        own_hex = by_hex.get((unit["row"], unit["col"]))
+        alone = {**doc, "hexes": [own_hex] if own_hex else [], "units": [unit]}
+        if _check_alone(alone, rulebook, importer):
+            kept.append(unit)
+    doc["units"] = kept
     for _ in range(len(doc["units"]) * 2 + len(doc["hexes"]) + 2):
         try:
             parse_situation(doc, rulebook)
@@ -465,8 +598,9 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             if index is None:
                 raise M44Error(exc.field, exc.message) from None
             unit = doc["units"][index]
-            if rest.startswith(".badges"):
-                dropped = unit["badges"].pop(int(rest.split("[")[1].split("]")[0]))
+            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
+            if badge and int(badge[1]) < len(unit.get("badges", [])):
+                dropped = unit["badges"].pop(int(badge[1]))
                 importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
                 if not unit["badges"]:
                     del unit["badges"]
@@ -478,6 +612,30 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
     except IllegalSituation as exc:
         raise M44Error(exc.field, exc.message) from None
     return doc
+
+
+def _check_alone(alone: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> bool:
+    """Drop the badges the engine rejects from the one unit of ``alone``; False when the unit
+    itself cannot stand (it is then listed in ``skipped``)."""
+    unit = alone["units"][0]
+    for _ in range(MAX_BADGES + 2):
+        try:
+            parse_situation(alone, rulebook)
+            return True
+        except IllegalSituation as exc:
+            index, rest = _unit_index(exc.field)
+            if index is None:
+                return True  # a problem of the hexes: reported by the whole-document parse
+            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
+            if badge and int(badge[1]) < len(unit.get("badges", [])):
+                dropped = unit["badges"].pop(int(badge[1]))
+                importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
+                if not unit["badges"]:
+                    del unit["badges"]
+                continue
+            importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
+            return False
+    return False
 
 
 def _unit_index(field_name: str) -> tuple[int | None, str]:

@@ -57,5 +57,14 @@ class SavedSituation(SQLModel, table=True):
     size: int = 0
 
 
+class SaveDigest(SQLModel, table=True):
+    """The SHA-256 of a saved situation's stored text -> its id, so a save retried after a lost
+    answer (same content) returns the id of the first instead of storing a duplicate."""
+
+    __tablename__ = "save_digest"
+    digest: str = Field(primary_key=True, max_length=64)
+    saved_id: str = Field(max_length=16)
+
+
 REBUILT_TABLES = (EntryRow, CrossRef, BuildMeta)
 """Tables derived from content; a rebuild replaces their rows and nothing else."""

@@ -42,8 +42,11 @@ def rulebook(catalogue: Catalogue) -> Rulebook:
 
 
 def make_app(instance: Path, **config: Any) -> Flask:
+    # Rate limits are off unless a test turns them on (tests/test_hardening_limits.py): a test
+    # session posts thousands of rulings from one address.
     return create_app({"TESTING": True, "INSTANCE_PATH": str(instance),
                        "DATABASE_URL": config.pop("DATABASE_URL", f"sqlite:///{instance / 'test.db'}"),
+                       "RATELIMIT_ENABLED": config.pop("RATELIMIT_ENABLED", False),
                        **config})
 
 

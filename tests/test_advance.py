@@ -87,13 +87,15 @@ def test_tank_destroyer_takes_ground_but_never_overruns(rulebook: Rulebook):
     assert "tank_destroyer" in cited(result.overrun_reasons)
 
 
-def test_hedgerow_take_ground_requires_unmoved_attacker(rulebook: Rulebook):
+def test_hedgerow_take_ground_allowed_after_stopping_adjacent(rulebook: Rulebook):
+    """Game help summary, Hedgerows: to enter or take ground the unit must stop on an adjacent hex,
+    and it may still take ground; a close assault is always made from an adjacent hex (issue #14 B)."""
     hedge = [{"row": 4, "col": 10, "terrain": "hedgerow"}]
     still = advance(rulebook, duel(rulebook, {"type": "infantry"}, hexes=hedge))
     moved = advance(rulebook, duel(rulebook, {"type": "infantry", "moved": 1}, hexes=hedge))
     assert still.take_ground
-    assert not moved.take_ground
-    assert "hedgerow" in cited(moved.take_ground_reasons)
+    assert moved.take_ground
+    assert not rulebook.hex_rules("hedgerow").take_ground_requires_unmoved
 
 
 def test_infantry_may_not_take_ground_onto_cliff_from_beach(rulebook: Rulebook):
@@ -172,3 +174,12 @@ def test_must_stop_terrain_that_allows_take_ground_after_stopping(rulebook: Rule
                                     hexes=[{"row": 5, "col": 11, "terrain": "fordable_stream"}]))
     assert result.take_ground and result.overrun
     assert "fordable_stream" in cited(result.take_ground_reasons)
+
+
+def test_unit_that_entered_a_jungle_may_still_take_ground_out_of_it(rulebook: Rulebook):
+    """Jungle ``take_ground_after_stop`` (BGA implementation; issue #14 B): the stop ends the move,
+    not the take ground after a won battle."""
+    situation = duel(rulebook, {"type": "infantry", "moved": 1}, hexes=[{"row": 5, "col": 11, "terrain": "jungle"}])
+    assert advance(rulebook, situation).take_ground
+    forest = duel(rulebook, {"type": "infantry", "moved": 1}, hexes=[{"row": 5, "col": 11, "terrain": "forest"}])
+    assert not advance(rulebook, forest).take_ground

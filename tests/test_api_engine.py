@@ -1,5 +1,5 @@
 """``POST /api/v1/line-of-sight``, ``POST /api/v1/battle`` and ``GET /api/v1/openapi.json``
-(shared/spec/api.md): the happy paths, every 4xx naming its field, and responses that match the
+(adjudicator/API.md): the happy paths, every 4xx naming its field, and responses that match the
 OpenAPI document's own schemas."""
 
 from __future__ import annotations

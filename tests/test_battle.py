@@ -337,6 +337,21 @@ def test_unmoved_tank_destroyer_ignores_target_terrain_and_its_own_town(rulebook
     assert moved.dice == 0 and step(moved, "forest") == -2
 
 
+@pytest.mark.parametrize(("own", "exempt"), [
+    ("winter_village", True), ("hill_village", True), ("ford", False), ("balka", False), ("castle", False),
+])
+def test_unmoved_tank_destroyer_ignores_only_a_town_or_villages_battle_out_penalty(
+        rulebook: Rulebook, own: str, exempt: bool) -> None:
+    """Winter Wars rulebook, Tank Destroyers: the exemption is for battling from inside a Town or
+    Village hex; out of a ford, a balka or a castle the usual penalty stays (issue #14 B)."""
+    units = [unit("A", "allies", "tank_destroyer", 4, 10), unit("B", "axis", "armor", 4, 14)]
+    ruling = battle(rulebook, hexes=[terrain(4, 10, own)], units=units)
+    penalty = rulebook.hex_rules(own).battle_out.get("armor", 0)
+    assert penalty > 0
+    assert ruling.dice == (2 if exempt else 2 - penalty)
+    assert (step(ruling, own) in (None, 0)) is exempt
+
+
 def test_heavy_anti_tank_gun_ignores_terrain(rulebook: Rulebook) -> None:
     ruling = battle(rulebook, [unit("A", "allies", "heavy_anti_tank_gun", 4, 10), unit("B", "axis", "armor", 4, 16)],
                     [terrain(4, 16, "town")])

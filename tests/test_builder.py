@@ -84,6 +84,15 @@ def test_palette_is_generated_from_the_content(client, catalogue, rulebook):
     assert palette["kinds"]["forest"] == "terrain" and palette["kinds"]["line_of_sight"] == "core"
 
 
+def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue):
+    """Issue #14 A: every winter tile read "Winter" on the board; the winter look already says it."""
+    palette = page_data(client.get("/builder").get_data(as_text=True))["palette"]
+    short = {t["id"]: t["short"] for t in [*palette["terrain"], *palette["obstacles"]]}
+    assert (short["winter_forest"], short["winter_village"], short["winter_hill"]) == ("Forest", "Village", "Hill")
+    winter = [e.id for kind in ("terrain", "obstacle") for e in catalogue.by_kind(kind) if e.id.startswith("winter_")]
+    assert winter and all(short[i] != "Winter" for i in winter)
+
+
 def test_every_example_is_in_the_gallery(client):
     examples = page_data(client.get("/builder").get_data(as_text=True), client)["examples"]
     files = sorted(p.stem for p in builder_module.EXAMPLES_DIR.glob("*.yaml"))
@@ -254,7 +263,7 @@ def test_import_m44_returns_situation_and_unknown_names(client):
     assert response.status_code == 200
     result = response.get_json()
     assert result["situation"]["board"] == "overlord"
-    assert {"row": 5, "col": 31, "what": "unit", "name": "vehus"} in result["unknown"]
+    assert {"row": 5, "col": 31, "what": "unit", "name": "zeppelinus"} in result["unknown"]
     assert result["title"] == "Unknown names (test)"
 
 

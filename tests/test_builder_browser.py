@@ -181,7 +181,7 @@ def test_importing_a_scenario_file_loads_board_and_lists_unknown_names(page, liv
     assert page.locator("#board-kind").input_value() == "overlord"
     assert page.locator(".hex").count() == 26 * 5 + 25 * 4
     unknown = page.locator("#import-unknown").inner_text()
-    for name in ("zeppelinfield", "vehus", "badge99", "made_up_rules"):
+    for name in ("zeppelinfield", "zeppelinus", "badge99", "made_up_rules"):
         assert name in unknown
     assert len(page_situation(page)) == 2
 

@@ -36,3 +36,14 @@ def test_postgres_script_returns_after_starting_the_server(tmp_path: Path) -> No
         )
     assert finished.returncode == 0, f"exit {finished.returncode} (124 is the time limit): {err.read_text()}"
     assert out.read_text().startswith("postgresql+psycopg://adjudicator:adjudicator@127.0.0.1:")
+
+
+def test_the_venv_setuptools_has_no_known_advisories() -> None:
+    """``python -m venv`` bundles setuptools 65.5.0 (path traversal and code injection advisories,
+    fixed by 78.1.1); both venv steps of the Makefile upgrade it."""
+    from importlib.metadata import version
+
+    major, minor, patch = (int(part) for part in version("setuptools").split(".")[:3])
+    assert (major, minor, patch) >= (78, 1, 1)
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    assert makefile.count('"setuptools>=78.1.1"') >= 2

@@ -1,7 +1,9 @@
 """The catalogue covers what the rules documents list, with the numbers they state.
 
-Everything expected here is parsed from the seed documents in ``shared/seeds`` and from the API
-contract in ``shared/spec``: the game help summary's ACTIONS and NATIONS headings, the Winter Wars
+Everything expected here is parsed from the seed documents in ``../shared/seeds`` and from the
+original API contract in ``../shared/spec`` where they are present (CI; skipped, saying so, in a
+public clone, where ``tests/test_source_manifest.py`` checks the same facts from the repository's
+own manifest): the game help summary's ACTIONS and NATIONS headings, the Winter Wars
 Breakthrough deck counts, the ranges and dice each document gives a unit, and the rule, badge,
 unit and card ids the contract names. Nothing is copied into this file but the handful of
 headings that are, on purpose, another kind of entry (a badge, a marker, a special rule...).
@@ -12,17 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from adjudicator.content.documents import DOCUMENTS
 from adjudicator.engine.rulebook import CardRules, Rulebook, UnitRules
 from adjudicator.engine.situation import parse_situation, situation_rule_ids
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SEEDS = SHARED / "seeds"
-SPEC = SHARED / "spec" / "api.md"
+from tests.sources import SEEDS, SEEDS_PRESENT, SPEC, needs_seeds
 
 # Headings of the game help summary whose subject is an entry of another kind than the section
 # they sit in, or whose id is not the heading's words. Value: (entry id, kind).
@@ -90,14 +88,17 @@ def check_headings(rulebook: Rulebook, found: list[str], kind: str) -> None:
         assert resolves_to(rulebook, heading) == entry_id, f"searching {heading!r} does not find {entry_id}"
 
 
+@needs_seeds
 def test_every_game_help_action_has_an_entry(rulebook):
     check_headings(rulebook, game_help_headings("ACTIONS", "NATIONS"), "action")
 
 
+@needs_seeds
 def test_every_game_help_nation_has_an_entry(rulebook):
     check_headings(rulebook, game_help_headings("NATIONS", None), "nation")
 
 
+@needs_seeds
 def test_headings_mapped_elsewhere_are_real_headings():
     """The explicit mapping names only headings the summary has (so it cannot go stale)."""
     found = set(game_help_headings("ACTIONS", "NATIONS")) | set(game_help_headings("NATIONS", None))
@@ -159,7 +160,8 @@ def breakthrough_count(rulebook: Rulebook, row: PrintedCount) -> int:
     return total
 
 
-@pytest.mark.parametrize("row", breakthrough_counts(), ids=lambda r: r.name)
+@needs_seeds
+@pytest.mark.parametrize("row", breakthrough_counts() if SEEDS_PRESENT else [], ids=lambda r: r.name)
 def test_breakthrough_deck_counts_match_winter_wars(rulebook, row):
     assert breakthrough_count(rulebook, row) == row.count
 
@@ -170,6 +172,7 @@ def printed_total(pattern: str) -> int:
     return int(match[1])
 
 
+@needs_seeds
 def test_breakthrough_deck_totals_match_winter_wars(rulebook):
     """80 cards: 28 tactic, 52 section - so no entry claims Breakthrough cards the book lacks, and
     Barrage and Dig In (printed under the section heading) are counted as the tactic cards they are."""
@@ -203,6 +206,7 @@ def unit_rules(rulebook: Rulebook, name: str) -> tuple[str, UnitRules]:
     return unit_id, rulebook.unit(unit_id)
 
 
+@needs_seeds
 def test_standard_units_roll_the_game_help_dice_table(rulebook):
     lines = section_lines(seed("Game help summary"), "Range and hit dice rolled", "Line of sight")
     rows = [re.match(r"^(\D+?)((?: \d)+)$", line.strip()) for line in lines if line.strip()]
@@ -219,11 +223,13 @@ def x_dice(pattern: str) -> list[int]:
     return [int(n) for n in match[1]]
 
 
+@needs_seeds
 def test_french_resistance_fires_as_printed(rulebook):
     _, rules = unit_rules(rulebook, "French Resistance")
     assert list(rules.dice) == x_dice(r"Fire at")
 
 
+@needs_seeds
 def test_artillery_on_a_mountain_fires_as_printed(rulebook):
     _, rules = unit_rules(rulebook, "Artillery")
     mountain = rulebook.resolve("Mountains", "terrain")
@@ -268,6 +274,7 @@ def number(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
 
+@needs_seeds
 def test_unit_dice_match_the_ranges_the_documents_state(rulebook):
     found = stated_ranges(rulebook)
     units = {s.unit for s in found}
@@ -289,6 +296,7 @@ def test_unit_dice_match_the_ranges_the_documents_state(rulebook):
             assert rules.dice == infantry.dice, where
 
 
+@needs_seeds
 def test_mortar_unmoved_reaches_the_printed_extra_range(rulebook):
     text = seed("Winter Wars rulebook")
     match = re.search(r"fire on a target (\d+) hexes away, rolling (\d+) die", text)
@@ -315,6 +323,7 @@ def spec_ids(marker: str) -> list[str]:
     return ids
 
 
+@needs_seeds
 def test_spec_special_rule_ids_are_situation_rules(rulebook):
     ids = spec_ids("`rules`: special rules in effect")
     known = situation_rule_ids(rulebook)
@@ -324,6 +333,7 @@ def test_spec_special_rule_ids_are_situation_rules(rulebook):
     assert parse_situation({"rules": ids, "units": []}, rulebook).rules_in_effect == frozenset(ids)
 
 
+@needs_seeds
 def test_spec_badges_turn_units_into_their_profile(rulebook):
     for name in spec_ids("`badges` (e.g."):
         badge_id = rulebook.resolve(name, "badge", "marker")
@@ -341,6 +351,7 @@ def test_spec_badges_turn_units_into_their_profile(rulebook):
         assert unit.profile == (getattr(badge, "turns_into", None) or unit_type), name
 
 
+@needs_seeds
 def test_spec_unit_types_exist(rulebook):
     text = SPEC.read_text(encoding="utf-8")
     start = text.index("Unit `type` ids") + len("Unit `type` ids")
@@ -350,6 +361,7 @@ def test_spec_unit_types_exist(rulebook):
         assert rulebook.kinds.get(unit_id) == "unit", unit_id
 
 
+@needs_seeds
 @pytest.mark.parametrize(("marker", "kind"), [
     ('`"card"` (command card', "command_card"),
     ('`"combat_card"` (e.g.', "combat_card"),

@@ -1,4 +1,4 @@
-"""``POST /api/v1/fire-map`` (shared/spec/api.md; content ``battle``, ``range_and_dice``): every
+"""``POST /api/v1/fire-map`` (adjudicator/API.md; content ``battle``, ``range_and_dice``): every
 battle between enemy units as things stand. Every entry must be what ``/battle`` says for that pair
 (a property test on random boards), pairs left out must be ones ``/battle`` rules out of range, one
 unit's map is exactly the pairs that involve it, and the work is capped."""

@@ -1,4 +1,4 @@
-"""Board geometry (shared/spec/api.md "Board coordinates"): on-board checks, neighbours, the hex
+"""Board geometry (adjudicator/API.md "Hex coordinates"): on-board checks, neighbours, the hex
 distance formula, sections with their straddling hexes, baselines and human labels."""
 
 from __future__ import annotations

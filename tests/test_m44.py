@@ -117,7 +117,7 @@ def test_unknown_names_are_listed_not_dropped(rulebook):
     assert unknown == {
         (None, None, "option", "made_up_rules"),
         (4, 30, "terrain", "zeppelinfield"),
-        (5, 31, "unit", "vehus"),
+        (5, 31, "unit", "zeppelinus"),
         (6, 32, "badge", "badge99"),
     }
     # What did map is still there: the infantry whose badge is unknown, the forest, the tank.
@@ -263,3 +263,75 @@ def test_a_file_that_is_not_json_is_explained_without_the_parsers_own_words():
         loads(b"{not json")
     message = err.value.message
     assert "line 1, column 2" in message and "Expecting" not in message and "char 1" not in message
+
+
+# -- issue #14 A: every piece of a real scenario -------------------------------------------------
+
+def test_every_editor_name_added_for_real_scenarios_imports_with_nothing_unknown(rulebook):
+    result = sample("winter_pieces_standard", rulebook)
+    assert result.unknown == () and result.skipped == ()
+    doc = result.situation
+    assert unit_at(doc, 1, 3)["badges"] == ["ski_troops_badge"]  # badge30
+    assert unit_at(doc, 1, 5)["badges"] == ["camouflage"]  # tag15
+    assert unit_at(doc, 2, 8)["badges"] == ["flame_thrower_badge"]  # badge33
+    assert (unit_at(doc, 6, 12)["type"], unit_at(doc, 6, 12)["side"], unit_at(doc, 6, 12)["figures"]) == (
+        "supply_truck", "allies", 3)  # vehus with nbr_units
+    assert (unit_at(doc, 6, 14)["type"], unit_at(doc, 6, 14)["side"]) == ("supply_truck", "axis")  # vehger
+    situation = parse_situation(doc, rulebook)
+    profiles = {(u.hex.row, u.hex.col): u.profile for u in situation.units}
+    assert profiles[(1, 3)] == "ski_troops" and profiles[(2, 8)] == "flame_thrower_tank"
+
+
+def test_units_drawn_as_tiles_become_units(rulebook):
+    trains = sample("winter_pieces_standard", rulebook).situation
+    assert (unit_at(trains, 5, 1)["type"], unit_at(trains, 5, 1)["side"]) == ("train", "axis")  # loco, owner given
+    assert unit_at(trains, 5, 3)["type"] == "train"  # wagon
+    result = sample("destroyer_beach_standard", rulebook)
+    ship = unit_at(result.situation, 8, 6)
+    assert (ship["type"], ship["side"]) == ("destroyer", "allies")  # pdestroyer on the allied half
+    assert any("names no side" in note for note in result.notes)
+
+
+def test_stacked_tiles_keep_every_obstacle_and_a_ford_replaces_its_river(rulebook):
+    doc = sample("winter_pieces_standard", rulebook).situation
+    assert hex_at(doc, 4, 16)["terrain"] == "ford"
+    assert sorted(hex_at(doc, 4, 18)["obstacles"]) == ["bridge", "wire"]
+    assert sorted(hex_at(doc, 4, 20)["obstacles"]) == ["bridge", "exit_marker"]
+    state = parse_situation(doc, rulebook).hexes
+    assert set(next(s for h, s in state.items() if (h.row, h.col) == (4, 18)).features()) == {"river", "bridge", "wire"}
+
+
+def test_impassable_behaviours_mark_the_hex_impassable(rulebook):
+    result = sample("winter_pieces_standard", rulebook)
+    assert hex_at(result.situation, 3, 21) == {"row": 3, "col": 21, "terrain": "forest", "impassable": True}
+    assert hex_at(result.situation, 5, 21)["impassable"] is True
+    assert not any("IMPASSABLE" in note for note in result.notes)  # not "no entry of its own" any more
+
+
+def test_nation_options_are_notes_not_unknown_names(rulebook):
+    result = sample("winter_pieces_standard", rulebook)
+    assert not [u for u in result.unknown if u.what == "option"]
+    for option in ("british_commonwealth", "italy_royal_army", "gung_ho"):
+        assert any(f"option {option!r}" in note for note in result.notes)
+
+
+def test_decorative_pieces_are_listed_apart_from_unknown_names(rulebook):
+    result = sample("winter_pieces_standard", rulebook)
+    decorative = {(d.row, d.col, d.name) for d in result.decorative}
+    assert decorative == {(2, 10, "badge1"), (7, 9, "badge3"), (3, 13, "tag1"), (3, 13, "tag4")}
+    assert "badges" not in unit_at(result.situation, 7, 9)  # the French Resistance badge on a tank is a picture
+    beach = sample("destroyer_beach_standard", rulebook)
+    assert {(d.what, d.name) for d in beach.decorative} == {("rect_terrain", "barge"), ("badge", "badge2")}
+    assert beach.unknown == ()
+    assert result.as_dict()["decorative"][0]["reason"]
+
+
+@pytest.mark.parametrize("digits", ["²", "³5"])
+def test_superscript_digits_are_not_numbers(rulebook, digits):
+    """``"²".isdigit()`` is true but ``int("²")`` fails: such a row is a named 400, never a crash."""
+    with pytest.raises(M44Error) as info:
+        import_m44(scenario({"row": digits, "col": 4}), rulebook)
+    assert info.value.field == "board.hexagons[0].row"
+    unit = {"name": "infus", "nbr_units": digits, "badge": f"badge{digits}"}
+    result = import_m44(scenario({"row": 4, "col": 4, "unit": unit}), rulebook)
+    assert unit_at(result.situation, 4, 4)["figures"] == 4

@@ -1,4 +1,4 @@
-"""``POST /api/v1/resolve`` (shared/spec/api.md): the faces actually rolled, applied — hits by face
+"""``POST /api/v1/resolve`` (adjudicator/API.md): the faces actually rolled, applied — hits by face
 and target type (content ``resolving_hits`` and the units that make stars hit), flags ignored by
 every kind of source (``retreat``, terrain, obstacles, badges, nations, combat cards), blocked and
 off-board retreats that cost figures, elimination, take ground and overrun, and every bad ``rolled``

@@ -44,6 +44,7 @@ LABELS: dict[str, str] = {
     "take_ground_limits": "Take ground limits",
     "no_overrun": "No armor overrun for",
     "removed_when_occupant_leaves": "Removed when its occupant leaves",
+    "drawn_over": "Scenario tile replaces",
     "unit_class": "Unit class",
     "targeted_as": "Hit as",
     "figures": "Figures",
@@ -59,7 +60,10 @@ LABELS: dict[str, str] = {
     "ignores_target_terrain": "Ignores the target's terrain protection",
     "ignores_target_terrain_ranges": "…at ranges",
     "ignores_own_terrain": "Ignores its own hex's battle penalty",
+    "ignores_own_terrain_in": "…only when in",
     "battles_after_entering_any_terrain": "May battle after entering any terrain",
+    "battles_in_any_terrain": "May battle in any terrain (even at sea)",
+    "close_assault_max_target_reduction": "Close assault: target terrain removes at most",
     "star_hits": "Stars score hits",
     "stars_hit_it_from": "Stars hit it when fired on by",
     "retreat_per_flag": "Retreat per flag (hexes)",
@@ -94,6 +98,22 @@ LABELS: dict[str, str] = {
     "special_action": "Special action",
     "deck_size": "Cards in deck",
     "nation_codes": "Applies to",
+    "country": "Nation code of its troops",
+    "ordered_units_move": "Ordered units may move",
+    "close_assault_only": "Close assaults only",
+    "orders_not_adjacent_to_enemy": "Only units not adjacent to an enemy",
+    "ordered_unit_advances": "Unit may take ground / overrun",
+    "battles_per_unit": "Battles per ordered unit",
+    "max_targets": "Most target units",
+    "targets_contiguous": "Targets on contiguous hexes",
+    "fixed_dice_cards": "Replaces the dice of",
+    "battle_back_dice": "Battle back dice",
+    "battle_back_figures": "Battle back when down to (figures)",
+    "battle_back_ignores_terrain": "Battle back ignores terrain",
+    "battle_back_not_with_cards": "No battle back against",
+    "second_close_assault_dice": "Second close assault dice",
+    "second_close_assault_units": "Second close assault by",
+    "second_close_assault_ignores_terrain": "Second close assault ignores terrain",
     "terrain_flags_mandatory": "Terrain flag becomes mandatory",
     "retreat_unit_classes": "Retreat rule applies to",
     "close_assault_move_and_battle": "May move and close assault",
@@ -124,6 +144,18 @@ LABELS: dict[str, str] = {
     "close_assault_unit_classes": "Close assault move applies to",
     "ordered_units_battle": "Units it orders may battle",
     "los_min_group": "Blocks line of sight only in contiguous groups of at least",
+    "cleared_instead_of_battle": "May remove it instead of battling",
+    "cleared_and_battle": "Removes it on entering and may still battle",
+    "revealed_on_entry": "Revealed and rolled when an enemy enters",
+    "moves_only_on": "Moves only on",
+    "must_stop_on": "Must stop on entering",
+    "no_stop_on": "Need not stop on",
+    "must_clear_instead_of_battle": "Must clear instead of battling",
+    "clears_instead_of_battle": "May clear instead of battling",
+    "clears_and_battles": "May clear and still battle",
+    "ignores_terrain_movement": "Terrain movement restrictions do not apply",
+    "move_after_battle": "Move again after battling (hexes)",
+    "road_max_move": "Most hexes when the whole move is on road",
 }
 
 CONDITIONS = {
@@ -246,11 +278,14 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
             + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
             + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
             + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
+            + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
             for m in value
         ))
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
-    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names"} and isinstance(
+    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
+               "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
+               "clears_and_battles"} and isinstance(
             value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
     if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):

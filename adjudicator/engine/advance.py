@@ -26,6 +26,8 @@ from adjudicator.engine.retreat import DICE, core_number, counts_as
 from adjudicator.engine.rulebook import CoreRules, HexRules, Rulebook, SpecialRuleRules
 from adjudicator.engine.situation import Situation
 
+MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
+BEACH = "beach"  # cliffs and sea bluffs limit moves between them and this terrain
 TAKE_GROUND = "take_ground"  # core entry explaining take ground
 OVERRUN = "armor_overrun"  # core entry: overruns_per_turn
 
@@ -109,6 +111,18 @@ def advance_after_close_assault(
             )))
             blocked = True
 
+    if there.impassable:
+        tg.append(Reason(MOVEMENT, f"The scenario declares {hex_text(s, target.hex)} impassable: no unit may take "
+                                   "ground there."))
+        blocked = True
+    beach_from, beach_to = counts_as(s, rb, attacker.hex, (BEACH,)), counts_as(s, rb, target.hex, (BEACH,))
+    for feature in (*(there.features() if beach_from else ()), *(here.features() if beach_to else ())):
+        hex_rules = rb.rules.get(feature)
+        if isinstance(hex_rules, HexRules) and cls in hex_rules.beach_climb_forbidden:
+            tg.append(Reason(feature, (
+                f"{cls.capitalize()} may not move between {rb.names[feature]} and the beach, so it may not take "
+                "ground there.")))
+            blocked = True
     no_overrun: list[Reason] = []
     for feature in there.features():
         hex_rules = rb.rules.get(feature)

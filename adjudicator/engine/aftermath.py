@@ -20,7 +20,7 @@ from adjudicator.engine.flags import FlagAllowance, flags_ignorable
 from adjudicator.engine.odds import joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
-from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.rulebook import CardRules, Rulebook
 from adjudicator.engine.situation import Situation
 
 RETREAT_RULE = "retreat"
@@ -57,8 +57,9 @@ def battle_aftermath(
     try:
         retreat = retreat_options(situation, rulebook, target.id, 1, card=card, combat_card=combat_card)
         for flags in range(1, dice + 1):
+            # only the fewest figures lost is read: computed from the summaries, no path listed
             lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
-                                        combat_card=combat_card).min_figures_lost)
+                                        combat_card=combat_card, list_paths=False).min_figures_lost)
     except IllegalSituation as exc:
         problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
         lost = []
@@ -66,8 +67,7 @@ def battle_aftermath(
     advance: AdvanceResult | None = None
     notes: list[Reason] = []
     if ruling.legal:
-        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id,
-                                              overruns_this_turn=int(ruling.overrun_battle))
+        advance = advance_with_card(situation, rulebook, ruling)
     else:
         notes.append(Reason(battle_rule(rulebook), "The battle cannot be made, so there is no ground to take and "
                                                    "no overrun"))
@@ -83,6 +83,19 @@ def battle_aftermath(
                                           "blocked retreat costs when the target's owner retreats to lose the "
                                           "fewest; dice rolled when retreating onto a hazard are not included"))
     return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
+
+
+def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> AdvanceResult:
+    """Take ground and overrun after ``ruling``'s battle; a card whose battling unit was not ordered
+    (``ordered_unit_advances: false``, Ambush) allows neither."""
+    card = ruling.card
+    card_rules = rulebook.rules.get(card) if card else None
+    if isinstance(card_rules, CardRules) and not card_rules.ordered_unit_advances:
+        why = Reason(str(card), f"{rulebook.names[str(card)]}: the unit that battles with it was not ordered, so "
+                                "it may neither take ground nor overrun")
+        return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
+    return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
+                                       overruns_this_turn=int(ruling.overrun_battle))
 
 
 def _exact(value: Fraction) -> str:

@@ -19,6 +19,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, distance
 from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbols, special_rules_in_effect
 from adjudicator.engine.los import LOS_RULE, LineOfSight, hex_json, line_of_sight, los_json, plateau_group
+from adjudicator.engine.movement import check_path
 from adjudicator.engine.odds import Odds, battle_odds, odds_json
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import (
@@ -131,6 +132,7 @@ class _Assessor:
         self.why_not: list[Reason] = []
         self.breakdown: list[Reason] = []
         self.notes: list[Reason] = []
+        self.overrun_battle = False
 
     def name(self, entry_id: str) -> str:
         return self.rulebook.names.get(entry_id, entry_id)
@@ -171,6 +173,18 @@ class _Assessor:
                                                   f"({rules.orders}; dice: {dice})"))
         if not rules.ordered_units_battle:
             self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
+        if rules.close_assault_only and not self.close and not self.overrun_battle:
+            self.why_not.append(Reason(self.card, f"{name} is played for close assaults only; the target is "
+                                                  f"{_plural(self.distance, 'hex')} away"))
+        if not rules.ordered_units_move and self.attacker.moved > 0 and not self.overrun_battle:
+            self.why_not.append(Reason(self.card, f"{name}: the units it orders may not move, and {self.attacker.id} "
+                                                  f"moved {_plural(self.attacker.moved, 'hex')}"))
+        if rules.orders_not_adjacent_to_enemy:
+            enemy = next((u for n in self.situation.board.neighbours(self.attacker.hex)
+                          if (u := self.situation.unit_at(n)) is not None and u.side != self.attacker.side), None)
+            if enemy is not None:
+                self.why_not.append(Reason(self.card, f"{name} orders only units with no adjacent enemy; "
+                                                      f"{self.attacker.id} is next to {enemy.id}"))
         if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
             self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
         ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units
@@ -180,7 +194,13 @@ class _Assessor:
                                                 f"order {self.a_name}"))
 
     def check_movement(self) -> None:
-        """Moving farther than the unit may and still battle (unit, special rules, nation)."""
+        """Moving farther than the unit may and still battle (unit, card, special rules, nation).
+
+        With the attacker's ``path`` the move is counted as the movement engine counts it (core
+        ``movement``): climb costs (``steep_hill``, ``sea_bluff``), the road bonus and Winter
+        Weather's whole-move-on-road third hex; the path itself must be one the unit could move."""
+        moved = self.attacker.moved
+        path = check_path(self.situation, self.rulebook, self.attacker, self.card)
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
         card = self.rulebook.rules.get(self.card) if self.card else None
         if (isinstance(card, CardRules) and card.move_and_battle is not None and card.move_and_battle > limit
@@ -194,6 +214,14 @@ class _Assessor:
                         and (not move_limit.sides or self.attacker.side in move_limit.sides)
                         and move_limit.move_and_battle < limit):
                     limit, source = move_limit.move_and_battle, rule_id
+        if path is not None:
+            moved = path.hexes_moved
+            for why in path.costs:
+                self.breakdown.append(Reason(why.rule, f"{why.text} (its path): it moved {_plural(moved, 'hex')}", 0))
+            if path.battle_limit > limit:
+                limit, source = path.battle_limit, path.battle_rule
+                self.breakdown.append(Reason(path.road_rule or source, (
+                    f"Its whole move was on road: it may move {_plural(limit, 'hex')} and still battle"), 0))
         if self.close:
             for nation_id, nation in self.nations():
                 value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
@@ -202,11 +230,24 @@ class _Assessor:
                     who = "/".join(classes) if classes else "its units"
                     self.notes.append(Reason(nation_id, f"{self.name(nation_id)}: {who} may move {value} hexes "
                                                         "and still close-assault"))
-        if self.attacker.moved > limit:
+        if moved > limit:
             how = ("may not move and battle in the same turn" if limit == 0
                    else f"may move at most {_plural(limit, 'hex')} and still battle")
             self.why_not.append(Reason(source, f"{self.a_name} {how} ({self.name(source)}); "
-                                               f"it moved {_plural(self.attacker.moved, 'hex')}"))
+                                               f"it moved {_plural(moved, 'hex')}"))
+        self.check_must_clear()
+
+    def check_must_clear(self) -> None:
+        """A unit that moved onto a hex it must clear does that instead of battling (Combat
+        Engineers on a minefield: ``must_clear_instead_of_battle``, Winter Wars rulebook)."""
+        if self.attacker.moved == 0:
+            return
+        for feature in self.a_state.features():
+            if feature in self.a_rules.must_clear_instead_of_battle or \
+                    self.rulebook.bases.get(feature) in self.a_rules.must_clear_instead_of_battle:
+                self.why_not.append(Reason(self.attacker.profile, (
+                    f"{self.a_name} moved onto {self.name(feature)} this turn: it must clear it instead of battling "
+                    "(if it cannot, it goes off)")))
 
     def card_orders(self, card: CardRules) -> bool:
         """Whether the command card may order the attacker (its unit lists, then its classes)."""
@@ -236,7 +277,7 @@ class _Assessor:
                 else:
                     self.why_not.append(Reason(feature, f"A unit that moved into {fname} this turn may not battle "
                                                         f"(it moved {_plural(moved, 'hex')})"))
-            if self.a_class in rules.cannot_battle_in:
+            if self.a_class in rules.cannot_battle_in and not self.a_rules.battles_in_any_terrain:
                 self.why_not.append(Reason(feature, f"{self.a_name} cannot battle while in {fname}"))
         self.check_left_hex()
 
@@ -378,7 +419,14 @@ class _Assessor:
             self.breakdown.append(Reason(self.attacker.profile, ignoring, 0))
             return 0
         best = max(offers, key=lambda o: o[0])
-        self.breakdown.append(Reason(best[1], best[2], -best[0]))
+        cap = self.a_rules.close_assault_max_target_reduction
+        if self.close and cap is not None and best[0] > cap:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
+            self.breakdown.append(Reason(self.attacker.profile, (
+                f"In close assault {self.a_name} loses at most {_plural(cap)} to its target's terrain"), best[0] - cap))
+            best = (cap, best[1], best[2])
+        else:
+            self.breakdown.append(Reason(best[1], best[2], -best[0]))
         for amount, feature, text in offers:
             if feature == best[1]:
                 continue
@@ -462,6 +510,9 @@ class _Assessor:
         if not penalties:
             return 0
         mode = self.a_rules.ignores_own_terrain
+        where = self.a_rules.ignores_own_terrain_in
+        if where and not any(is_a(self.rulebook, f, w) for _, f in penalties for w in where):
+            mode = "never"  # Tank Destroyer: only inside a town or village, not out of a ford or balka
         if mode == "always" or (mode == "unmoved" and self.attacker.moved == 0):
             why = "did not move, so it " if mode == "unmoved" else ""
             self.breakdown.append(Reason(self.attacker.profile, f"{self.a_name} {why}ignores the battle restrictions "
@@ -571,6 +622,7 @@ def assess_battle(
     card_id = resolve_entry(rulebook, card, "card", "command_card")
     combat_id = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     a = _Assessor(situation, rulebook, attacker, target, card_id, combat_id)
+    a.overrun_battle = overrun_battle  # an overrun follows taking ground: the card's no-move rule is met
     a.check_units()
     a.check_card()
     base = a.base_dice() if a.a_rules.battles else None
@@ -611,7 +663,7 @@ def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:
 
 
 def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> dict[str, Any]:
-    """The battle-ruling fields of the ``/api/v1/battle`` answer (shared/spec/api.md)."""
+    """The battle-ruling fields of the ``/api/v1/battle`` answer (adjudicator/API.md)."""
     board = situation.board
     los = los_json(board, ruling.los)
     return {

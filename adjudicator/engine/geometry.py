@@ -2,7 +2,7 @@
 
 Rows count from 0 at the top edge; on even rows ``col`` is even, on odd rows odd; odd rows are
 shifted half a hex right, so ``row + col`` is always even. Hexes are pointy-topped. See
-``shared/spec/api.md`` "Board coordinates"."""
+``adjudicator/API.md`` "Hex coordinates"."""
 
 from __future__ import annotations
 

@@ -322,7 +322,7 @@ def hex_json(board: Board, h: Hex) -> dict[str, Any]:
 
 
 def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
-    """The ``/api/v1/line-of-sight`` answer (shared/spec/api.md)."""
+    """The ``/api/v1/line-of-sight`` answer (adjudicator/API.md)."""
     return {
         "from": hex_json(board, los.origin),
         "to": hex_json(board, los.target),

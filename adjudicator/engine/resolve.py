@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult, advance_after_close_assault
+from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult
+from adjudicator.engine.aftermath import advance_with_card
 from adjudicator.engine.battle import BattleRuling, battle_rule, ruling_json
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
@@ -221,8 +222,7 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     vacated = _vacated(retreat, flags - flags_ignored, eliminated, left)
     advance: AdvanceResult | None = None
     if vacated in ("eliminated", "retreated", "owner_choice"):
-        advance = advance_after_close_assault(situation, rulebook, ruling.attacker.id, target.id,
-                                              overruns_this_turn=int(ruling.overrun_battle))
+        advance = advance_with_card(situation, rulebook, ruling)  # Ambush: no take ground, no overrun
     if eliminated and MEDALS in rulebook.kinds:
         steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the attacker's side as a medal"))
     steps.extend(_ground_steps(vacated, advance, target.id))
@@ -306,7 +306,7 @@ def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> lis
 
 
 def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -> dict[str, Any]:
-    """The ``/api/v1/resolve`` answer (shared/spec/api.md): the battle ruling's identity fields,
+    """The ``/api/v1/resolve`` answer (adjudicator/API.md): the battle ruling's identity fields,
     then the roll applied. Pure and deterministic (also run in the browser)."""
     ruling = ruling_json(situation, rulebook, res.ruling)
     out: dict[str, Any] = {k: ruling[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle",

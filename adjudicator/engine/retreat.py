@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from adjudicator.engine.budget import charge
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import (
     FlagAllowance,
@@ -44,10 +45,14 @@ from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import CoreRules, EntryRisk, HexRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
+MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
 RETREAT = "retreat"  # core entry: hexes per flag, figures lost per move not made
 DICE = "range_and_dice"  # core entry: die faces
-MAX_OPTIONS = 512  # listing cap over all choices (``options_total`` always counts every legal path)
-MIN_OPTIONS_PER_CHOICE = 16  # each choice of ignored flags lists at least this many, if it has them
+# Listing cap over all choices: ``options_total`` and the per-choice summaries always count every
+# legal path, but only this many are spelled out (each with its hexes and exact risk odds), so
+# one answer stays small (a 12-flag French Resistance retreat has thousands of paths).
+MAX_OPTIONS = 32
+MIN_OPTIONS_PER_CHOICE = 4  # each choice of ignored flags lists at least this many, if it has them
 
 
 def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
@@ -74,6 +79,7 @@ def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
 
 
 def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    charge(len(a) * len(b))
     out = [Fraction(0)] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         for j, y in enumerate(b):
@@ -266,6 +272,8 @@ class _Graph:
         occupant = s.unit_at(to)
         if occupant is not None and occupant.id != self.unit.id:
             return Reason(RETREAT, f"{hex_text(s, to)} holds unit {occupant.id}: a retreat may not enter it.")
+        if s.hex_state(to).impassable:
+            return Reason(MOVEMENT, f"The scenario declares {hex_text(s, to)} impassable: no retreat onto it.")
         to_features = [f for f in s.hex_state(to).features() if isinstance(rb.rules.get(f), HexRules)]
         for feature in to_features:
             rules = rb.hex_rules(feature)
@@ -292,6 +300,7 @@ class _Graph:
         return None
 
     def _steps(self, h: Hex) -> tuple[Hex, ...]:
+        charge(2)  # two candidate hexes examined
         legal: list[Hex] = []
         for dc in (-1, 1):
             to = Hex(h.row + self.dr, h.col + dc)
@@ -380,12 +389,15 @@ def _no_stop_notes(situation: Situation, rulebook: Rulebook, unit_class: str, pa
 
 def retreat_options(
     situation: Situation, rulebook: Rulebook, unit_id: str, flags: int, *, card: str | None = None,
-    combat_card: str | None = None, hits: int = 0,
+    combat_card: str | None = None, hits: int = 0, list_paths: bool = True,
 ) -> RetreatResult:
     """Every legal way for ``unit_id`` to resolve ``flags`` flags after taking ``hits`` hits.
 
     ``card`` is the command card of the attack (Air Power, Barrage forbid ignoring flags) and
-    ``combat_card`` a combat card played on the retreating unit (Bitter Resistance)."""
+    ``combat_card`` a combat card played on the retreating unit (Bitter Resistance). With
+    ``list_paths=False`` only the per-choice summaries (and so ``min_figures_lost``) are computed:
+    the fewest figures lost follows from the farthest reachable distance, with no path listed
+    (what the battle answer needs for every flag count)."""
     unit = situation.unit(unit_id)
     if not getattr(unit_rules(rulebook, unit), "rules_documented", True):
         raise IllegalSituation("unit", f"no bundled source gives the rules of {rulebook.names[unit.profile]}, "
@@ -455,12 +467,13 @@ def retreat_options(
         choices.append(ChoiceSummary(ignored, required, allowed, reachable, lost, count))
         total += count
         listed = 0
-        for length in lengths:
+        for length in lengths if list_paths else ():
             paths = [()] if pinned else graph.paths(unit.hex, length)
             for path in paths:
                 if listed >= per_choice:
                     break
                 listed += 1
+                charge(1 + len(path))
                 risks = _risks(situation, rulebook, path, notes)
                 _no_stop_notes(situation, rulebook, rules.unit_class, path, notes)
                 risk_losses: tuple[Fraction, ...] = (Fraction(1),)

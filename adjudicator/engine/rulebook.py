@@ -68,7 +68,7 @@ class EntryRisk:
     dice: int
     faces: tuple[Face, ...]
     figures_per_face: int = 1
-    on_move: bool = True
+    on_move: bool = True  # rolled when a unit moves onto it (engine.movement names it as a hazard)
     on_retreat: bool = True
 
 
@@ -134,6 +134,13 @@ class HexRules:
     take_ground_after_stop: tuple[UnitClass, ...] = ()
     # lakes (``los_rule: lake_group``): block only where the line meets this many contiguous ones
     los_min_group: int = 1
+    # clearing it (added with the movement engine)
+    cleared_instead_of_battle: tuple[UnitClass, ...] = ()  # wire: infantry may remove it in place of battling
+    cleared_and_battle: tuple[UnitClass, ...] = ()  # wire: armor removes it and may still battle
+    revealed_on_entry: bool = False  # minefields: an enemy unit entering reveals it and rolls its strength
+    # terrains this tile replaces when a scenario draws it over them (a ford over a river); read by the
+    # .m44 import
+    drawn_over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,7 +175,10 @@ class UnitRules:
     ignores_target_terrain: Literal["never", "always", "unmoved", "close_assault"] = "never"
     ignores_target_terrain_ranges: tuple[int, ...] = ()  # empty: at every range
     ignores_own_terrain: Literal["never", "always", "unmoved"] = "never"
+    ignores_own_terrain_in: tuple[str, ...] = ()  # only on these terrains (and variants); empty: on any
     battles_after_entering_any_terrain: bool = False  # French Resistance
+    battles_in_any_terrain: bool = False  # ships: a hex's ``cannot_battle_in`` does not stop it (Destroyer)
+    close_assault_max_target_reduction: int | None = None  # flame throwers: target terrain takes at most this
     star_hits: tuple[StarHit, ...] = ()
     stars_hit_it_from: tuple[UnitClass, ...] = ()  # tank destroyers: non-infantry attackers
     retreat_per_flag: int = 1  # most hexes per flag (the unit chooses 1..n)
@@ -187,6 +197,13 @@ class UnitRules:
     # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
     flags: tuple[FlagRule, ...] = ()
     cannot_target: tuple[UnitClass, ...] = ()  # target families it may never battle (snipers: armor)
+    # movement details (added with the movement engine, engine/movement.py)
+    road_move_bonus: int | None = None  # replaces the road's own bonus for this unit (supply trucks: 2)
+    moves_only_on: tuple[str, ...] = ()  # terrain ids it may move on, nothing else (trains: rails)
+    no_stop_on: tuple[str, ...] = ()  # terrain it need not stop on though others must (trains: stations)
+    must_clear_instead_of_battle: tuple[str, ...] = ()  # engineers on a minefield clear it, no battle
+    clears_instead_of_battle: tuple[str, ...] = ()  # engineers may remove a road block in place of battling
+    clears_and_battles: tuple[str, ...] = ()  # engineers may remove wire and still battle
 
 
 @dataclass(frozen=True)
@@ -217,6 +234,7 @@ class BadgeRules:
     lost_when: tuple[Literal["moves", "retreats", "battles"], ...] = ()  # camouflage: the token comes off
     stands_on: tuple[str, ...] = ()  # terrain the unit may be on though impassable to its class (boat: river)
     no_retreat: bool = False  # loses a figure per retreat move instead of retreating (a unit in a boat)
+    must_stop_on: tuple[str, ...] = ()  # terrain the unit must stop on when it moves onto it (a boat: river)
 
 
 @dataclass(frozen=True)
@@ -253,6 +271,18 @@ class CardRules:
     stars_hit: bool = False
     move_and_battle: int | None = None  # units it orders may move this far and battle (Behind Enemy Lines)
     ordered_units_battle: bool = True  # False: the units it orders do something else instead (Dig In)
+    # movement (added with the movement engine)
+    max_move: int | None = None  # units it orders may move this far (Infantry Assault: 3 without battling)
+    ordered_units_move: bool = True  # False: the units it orders battle where they stand (Close Assault, Firefight)
+    ignores_terrain_movement: bool = False  # terrain movement restrictions do not apply (Behind Enemy Lines)
+    move_after_battle: int | None = None  # hexes the unit may move again after battling (Behind Enemy Lines)
+    # orders added with the special battles of issue #14 (Firefight, Ambush, Artillery Bombard, card attacks)
+    close_assault_only: bool = False  # its battles are close assaults only (Close Assault, Ambush)
+    orders_not_adjacent_to_enemy: bool = False  # only units with no adjacent enemy may battle (Firefight)
+    ordered_unit_advances: bool = True  # False: the unit battling with it may not take ground/overrun (Ambush)
+    battles_per_unit: int = 1  # Artillery Bombard: each ordered unit may battle twice
+    max_targets: int = 1  # card attacks (``fixed_dice``): most enemy units one card attacks (Air Power 4)
+    targets_contiguous: bool = False  # card attacks: the targets must stand on contiguous hexes
 
 
 @dataclass(frozen=True)
@@ -271,6 +301,7 @@ class CombatCardRules:
 class NationRules:
     __pydantic_config__ = FORBID
     nation_codes: tuple[str, ...] = ()  # situation ``nation`` values these rules apply to
+    country: str | None = None  # nation code of its troops when no code switches its rules on (US Marines: us)
     dice_modifiers: tuple[DiceModifier, ...] = ()
     flags: tuple[FlagRule, ...] = ()
     terrain_flags_mandatory: bool = False  # Japanese: terrain flag becomes "must"
@@ -279,6 +310,17 @@ class NationRules:
     close_assault_move_and_battle: int | None = None  # Banzai: move 2 into close assault
     requires_rule: str | None = None
     close_assault_unit_classes: tuple[UnitClass, ...] = ()  # who gets that move (empty: every class)
+    # Stiff Upper Lip: a unit of this nation down to ``battle_back_figures`` after a close assault it
+    # did not retreat from (whether or not that assault took figures) may battle the attacker back with this many dice
+    battle_back_dice: int | None = None
+    battle_back_figures: int = 1
+    battle_back_ignores_terrain: bool = False
+    battle_back_not_with_cards: tuple[str, ...] = ()  # Ambush: no battle back
+    # Furia Francese: after a close assault that eliminates or repulses its target, a unit of
+    # ``second_close_assault_units`` may close-assault another adjacent enemy with this many dice
+    second_close_assault_dice: int | None = None
+    second_close_assault_units: tuple[str, ...] = ()
+    second_close_assault_ignores_terrain: bool = False
 
 
 @dataclass(frozen=True)
@@ -288,6 +330,7 @@ class MoveLimit:
     move_and_battle: int | None = None
     max_move: int | None = None
     sides: tuple[Side, ...] = ()  # empty: both
+    road_max_move: int | None = None  # most hexes when the whole move is on road (Winter Weather: 3)
 
 
 @dataclass(frozen=True)
@@ -298,6 +341,7 @@ class SpecialRuleRules:
     move_limits: tuple[MoveLimit, ...] = ()
     extra_take_ground_move: int = 0  # North African desert
     fixed_dice: dict[str, int] = field(default_factory=dict)
+    fixed_dice_cards: tuple[str, ...] = ()  # the card attacks whose dice ``fixed_dice`` replaces (Air Power)
 
 
 @dataclass(frozen=True)
@@ -323,6 +367,27 @@ class CoreRules:
     overruns_per_turn: int | None = None
     retreat_hexes_per_flag: int | None = None
     figures_lost_per_retreat_move_not_made: int | None = None
+
+
+DISPLAY_ONLY: dict[str, str] = {
+    # "Class.field": why no ruling reads it. Every other structured field is read by the engine
+    # (tests/test_dead_fields.py fails on a field that is neither read nor listed here).
+    "DeckCount.deck": "deck make-up is shown on the card page; no ruling depends on how many cards a deck holds",
+    "DeckCount.section": "deck make-up is shown on the card page; no ruling depends on it",
+    "CardRules.card_type": "section or tactic is shown on the page and in the builder's card list; rulings read "
+                           "what the card orders, not its type",
+    "CardRules.deck_counts": "deck make-up is shown on the card page; no ruling depends on it",
+    "CardRules.on_the_move": "a situation does not say which ordered unit is one of the Breakthrough card's extra "
+                             "units 'on the move' (may move, never battle): the page states it for the referee",
+    "CombatCardRules.deck": "which deck a combat card belongs to is shown on its page and in the builder",
+    "CombatCardRules.special_action": "shown on the page and in the builder; rulings read the card's modifiers",
+    "CombatCardRules.deck_size": "deck make-up is shown on the page; no ruling depends on it",
+    "VictoryRules.temporary": "there is no victory engine yet: medal objectives are explained on their pages",
+    "VictoryRules.group": "there is no victory engine yet: medal objectives are explained on their pages",
+    "VictoryRules.turn_start": "there is no victory engine yet: medal objectives are explained on their pages",
+}
+"""Structured fields no ruling computes with, each with the reason (no dead fields: a rule the
+engine should apply must not hide in a display-only field)."""
 
 
 KIND_RULES: dict[str, type] = {

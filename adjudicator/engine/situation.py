@@ -1,4 +1,4 @@
-"""The situation document (``shared/spec/api.md``) parsed into frozen, validated objects.
+"""The situation document (``adjudicator/API.md``) parsed into frozen, validated objects.
 
 Parsing is strict: every problem raises ``IllegalSituation`` naming the field (``units[1].row``),
 so the API can answer 400 with a message the user can act on, and the engine itself only ever
@@ -6,6 +6,7 @@ sees boards that could exist on a table."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,14 @@ MAX_HEXES = 1400  # an Overlord board has 1,323 hexes
 MAX_FIGURES = 6  # no unit in the game starts with more than 4; leave room for house rules
 MAX_MOVED = 12
 MAX_ID_LENGTH = 40
+MAX_OBSTACLES = 4  # a hex of a real scenario stacks at most a bridge, wire and a marker
+COUNTRY_NAMES = {
+    "usa": "us", "united states": "us", "american": "us", "americans": "us",
+    "germany": "german", "germans": "german", "wehrmacht": "german", "france": "french",
+    "finland": "finnish", "poland": "polish", "ussr": "soviet",
+}
+"""Country names that no nation entry carries (Germany and the US have no nation rules, so no
+entry to hold the alias). Names of nations with rules resolve through their entries' aliases."""
 
 
 @dataclass(frozen=True)
@@ -33,9 +42,12 @@ class HexState:
     terrain: str | None = None
     obstacle: str | None = None
     owner: str | None = None  # original owner side of a bunker or sea wall, when given
+    impassable: bool = False  # the scenario declares the hex impassable (editor IMPASSABLE behaviour)
+    more_obstacles: tuple[str, ...] = ()  # further obstacles stacked on the hex (wire on a bridge)
 
     def features(self) -> tuple[str, ...]:
-        return tuple(f for f in (self.terrain, self.obstacle) if f)
+        """Terrain first, then every obstacle: battle, line of sight and retreat read them all."""
+        return tuple(f for f in (self.terrain, self.obstacle, *self.more_obstacles) if f)
 
 
 COUNTRYSIDE = HexState()
@@ -54,6 +66,7 @@ class Unit:
     nation: str | None = None
     moved: int = 0
     moved_from: Hex | None = None  # where it started this turn's move, when the user says
+    path: tuple[Hex, ...] = ()  # the hexes it moved through this turn, start first (empty: not given)
 
     @property
     def weakened(self) -> bool:
@@ -199,6 +212,8 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
     rules_in_effect: set[str] = set()
     for i, rule in enumerate(_list(doc.get("rules", []), "rules", 50)):
         name = _str(rule, f"rules[{i}]")
+        entry_id = rulebook.resolve(name, "special_rule", "action")
+        name = next((sid for sid, e in known_rules.items() if e == entry_id), name)
         if name not in known_rules:
             raise IllegalSituation(f"rules[{i}]", f"unknown rule {name!r}; known: {', '.join(sorted(known_rules))}")
         rules_in_effect.add(name)
@@ -250,24 +265,75 @@ def _bridged(state: HexState, rulebook: Rulebook) -> bool:
 
 
 def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) -> HexState:
-    terrain = obstacle = owner = None
+    """Terrain, obstacles and owner of one hex. An obstacle given as ``terrain`` (the game help
+    summary lists bunkers and wire among the terrain types) is taken as the hex's obstacle, and
+    ``obstacles`` may stack several (a ford over a river, wire on a bridge)."""
+    terrain = owner = None
+    obstacles: list[str] = []
     if item.get("terrain") is not None:
         name = _str(item["terrain"], f"{where}.terrain")
         terrain = rulebook.resolve(name, "terrain")
         if terrain is None:
-            raise IllegalSituation(f"{where}.terrain", f"unknown terrain {name!r}")
+            as_obstacle = rulebook.resolve(name, "obstacle", "marker")
+            if as_obstacle is None or not isinstance(rulebook.rules[as_obstacle], HexRules):
+                raise IllegalSituation(f"{where}.terrain", f"unknown terrain {name!r}")
+            obstacles.append(_obstacle(name, f"{where}.terrain", rulebook))
     if item.get("obstacle") is not None:
-        name = _str(item["obstacle"], f"{where}.obstacle")
-        obstacle = rulebook.resolve(name, "obstacle", "marker")
-        if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
-            raise IllegalSituation(f"{where}.obstacle", f"unknown obstacle {name!r}")
-        if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
-            raise IllegalSituation(f"{where}.obstacle", f"{rulebook.names[obstacle]} is placed on units, not hexes")
+        obstacles.append(_obstacle(_str(item["obstacle"], f"{where}.obstacle"), f"{where}.obstacle", rulebook))
+    if item.get("obstacles") is not None:
+        for j, name in enumerate(_list(item["obstacles"], f"{where}.obstacles", MAX_OBSTACLES)):
+            obstacles.append(_obstacle(_str(name, f"{where}.obstacles[{j}]"), f"{where}.obstacles[{j}]", rulebook))
+    for j, obstacle in enumerate(obstacles):
+        if obstacle in obstacles[:j]:
+            raise IllegalSituation(f"{where}.obstacles", f"{rulebook.names[obstacle]} is listed twice")
+    if len(obstacles) > MAX_OBSTACLES:
+        raise IllegalSituation(f"{where}.obstacles", f"has {len(obstacles)} obstacles; at most {MAX_OBSTACLES}")
     if item.get("owner") is not None:
         owner = item["owner"]
         if not isinstance(owner, str) or owner not in SIDES:
             raise IllegalSituation(f"{where}.owner", f"must be 'allies' or 'axis', got {owner!r}")
-    return HexState(terrain, obstacle, owner)
+    impassable = item.get("impassable", False)
+    if impassable is None:
+        impassable = False
+    if not isinstance(impassable, bool):
+        raise IllegalSituation(f"{where}.impassable", f"must be true or false, got {type(impassable).__name__}")
+    return HexState(terrain, obstacles[0] if obstacles else None, owner, impassable=impassable,
+                    more_obstacles=tuple(obstacles[1:]))
+
+
+def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
+    obstacle = rulebook.resolve(name, "obstacle", "marker")
+    if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
+        raise IllegalSituation(where, f"unknown obstacle {name!r}")
+    if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
+        raise IllegalSituation(where, f"{rulebook.names[obstacle]} is placed on units, not hexes")
+    return obstacle
+
+
+def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
+    """A nation code from a code (``soviet``), a nation entry's name or alias (``russian``,
+    ``red army``, ``japan``, ``us_marine_corps``) or a country name (``usa``, ``germany``)."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 60:
+        raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
+    key = value.strip().lower()
+    if key in NATIONS:
+        return key
+    entry_id = rulebook.resolve(key, "nation")
+    codes = tuple(getattr(rulebook.rules.get(entry_id), "nation_codes", ())) if entry_id else ()
+    # a nation entry that switches no rules on by nation (US Marines: not every US unit is one)
+    # names the army its troops belong to in ``country``
+    code = codes[0] if len(codes) == 1 else getattr(rulebook.rules.get(entry_id or ""), "country", None)
+    code = code or COUNTRY_NAMES.get(key.replace("_", " "))
+    if code not in NATIONS:
+        raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
+    return code
+
+
+UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
+               "moved_from", "path")
+"""Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
+HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
+"""Every field of a hex the API defines (add a new one here, or saves will drop it)."""
 
 
 def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit:
@@ -287,14 +353,16 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     h = parse_hex(item, where, board)
 
     nation = item.get("nation")
-    if nation is not None and (not isinstance(nation, str) or nation not in NATIONS):
-        raise IllegalSituation(f"{where}.nation", f"must be one of {', '.join(NATIONS)}, got {nation!r}")
+    if nation is not None:
+        nation = parse_nation(nation, f"{where}.nation", rulebook)
     badges: list[str] = []
     for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):
         name = _str(badge, f"{where}.badges[{j}]")
         badge_id = rulebook.resolve(name, "badge", "marker")
         if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:
-            badge_id = rulebook.badge_for_unit(unit_named)
+            # a unit with no badge of its own takes the badge of the unit it plays like (504th PIR)
+            badge_id = (rulebook.badge_for_unit(unit_named)
+                        or rulebook.badge_for_unit(rulebook.bases.get(unit_named, "")))
         if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
             raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
         if getattr(rulebook.rules[badge_id], "placed_on", "unit") != "unit":
@@ -312,16 +380,44 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     assert isinstance(rules, UnitRules)
     default_start = rules.figures_by_nation.get(nation or "", rules.figures)
     start = default_start
+    figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
     if item.get("start_figures") is not None:
         start = _int(item["start_figures"], f"{where}.start_figures", 1, MAX_FIGURES)
-    figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
+    elif rules.figures_range and rules.figures_range[0] <= figures <= rules.figures_range[1]:
+        start = figures  # 1-3 figures per scenario (supply trucks, half-tracks): what is given is the start
     if figures > start:
         raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
     moved_from = None
-    if item.get("moved_from") is not None:
-        moved_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
-        if distance(moved_from, h) > moved:
+    path = _parse_path(item.get("path"), f"{where}.path", board, h)
+    if item.get("moved_from") is not None:  # checked even when a path supersedes it: bad input is a 400
+        given_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
+        moved_from = None if path else given_from
+        if moved_from is not None and distance(moved_from, h) > moved:
             raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
                                                           f"but it moved {moved} this turn")
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from)
+    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
+        moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
+                path=path)
+
+
+def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
+    """A unit's ``path`` (adjudicator/API.md): start hex first, each step adjacent to the last, no hex
+    twice, ending on the unit's hex. Whether the unit could legally have moved so is the movement
+    engine's question (``engine.movement.check_path``), asked by the endpoints that use the path."""
+    if value is None:
+        return ()
+    items = _list(value, where, MAX_MOVED + 1)
+    if not items:
+        raise IllegalSituation(where, "must list at least the unit's own hex")
+    path = tuple(parse_hex(v, f"{where}[{i}]", board) for i, v in enumerate(items))
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
+        if distance(a, b) != 1:
+            raise IllegalSituation(where, f"step {i + 1} goes from ({a.row}, {a.col}) to ({b.row}, {b.col}), "
+                                          "which are not adjacent")
+    if len(set(path)) != len(path):
+        raise IllegalSituation(where, "passes through the same hex twice")
+    if path[-1] != here:
+        raise IllegalSituation(where, f"must end on the unit's hex ({here.row}, {here.col})")
+    return path

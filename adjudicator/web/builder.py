@@ -39,9 +39,17 @@ from adjudicator.engine.rulebook import (
     Rulebook,
     UnitRules,
 )
-from adjudicator.engine.situation import MAX_FIGURES, MAX_MOVED, NATIONS, SIDES, situation_rule_ids
+from adjudicator.engine.situation import (
+    HEX_FIELDS,
+    MAX_FIGURES,
+    MAX_MOVED,
+    NATIONS,
+    SIDES,
+    UNIT_FIELDS,
+    situation_rule_ids,
+)
 from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
-from adjudicator.models import SavedSituation
+from adjudicator.models import SaveDigest, SavedSituation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from
 from adjudicator.web.security import CSP, asset_version
@@ -56,6 +64,7 @@ MAX_SAVED_BYTES = 32 * 1024
 flood of junk does not."""
 MAX_M44_BYTES = 1024 * 1024
 """Scenario files carry long historical texts in several languages; a megabyte is ample."""
+M44_TYPES = ("application/json", "multipart/form-data")
 MAX_TITLE = 120
 MAX_FLAGS = 3
 SAVED_ID = re.compile(r"^[A-Za-z0-9_-]{8}$")
@@ -73,7 +82,7 @@ pieces most disputes at the table are about). An id the content does not have is
 
 def board_json(board: Board) -> dict[str, Any]:
     """A board as the engine knows it. ``centre`` is the exact lattice point (3·col, 3·row) of
-    ``shared/spec/api.md``; the page maps it affinely to screen pixels."""
+    ``adjudicator/API.md``; the page maps it affinely to screen pixels."""
     bottom = board.baseline_row(True)
     return {
         "kind": board.kind,
@@ -99,8 +108,12 @@ def _abbreviation(name: str) -> str:
 
 
 def _short(name: str) -> str:
-    """A hex label: the name up to its first separator, at most 8 letters."""
-    return re.split(r"\s*[&/(,]\s*|\s+", name.strip())[0][:8]
+    """A hex label: the name up to its first separator, at most 8 letters. A leading "Winter" is
+    dropped (the winter look already says it), so a winter forest reads "Forest", not "Winter"."""
+    words = re.split(r"\s*[&/(,]\s*|\s+", name.strip())
+    if len(words) > 1 and words[0].lower() == "winter":
+        words = words[1:]
+    return words[0][:8]
 
 
 def hex_style(entry_id: str, rules: HexRules) -> str:
@@ -239,6 +252,9 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
         state["select"] = req.get("supplier")
     elif endpoint == "fire-map":
         state["select"] = req.get("unit")
+    elif endpoint == "move":
+        state["select"] = req.get("unit")
+        state.update({k: req[k] for k in ("card", "combat_card") if k in req})
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 
@@ -349,22 +365,29 @@ def save() -> Any:
         raise ApiError(f"the situation is {size} bytes; at most {MAX_SAVED_BYTES} can be saved",
                        field="(body)", status=413, code="too_large")
     session = get_session()
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    existing = _already_saved(digest)
+    if existing is not None:
+        # a retry of a save whose answer was lost gets the answer the first would have had: same
+        # content, same id, nothing stored twice
+        return _created(existing)
     for _ in range(8):
         saved_id = secrets.token_urlsafe(6)  # 8 URL-safe characters, 48 random bits
         if session.get(SavedSituation, saved_id) is not None:
             continue
         row = SavedSituation(id=saved_id, data=text, size=size)
         session.add(row)
+        session.add(SaveDigest(digest=digest, saved_id=saved_id))
         try:
             session.commit()
-        except IntegrityError:  # the same id taken between our check and our insert
+        except IntegrityError:  # the same id (or the same content) saved between our check and insert
             session.rollback()
+            existing = _already_saved(digest)
+            if existing is not None:
+                return _created(existing)
             continue
         session.refresh(row)
-        response = jsonify(_saved_json(row))
-        response.status_code = 201
-        response.headers["Location"] = url_for("builder.saved_page", saved_id=saved_id)
-        return response
+        return _created(row)
     raise ApiError("could not find a free id; try again", status=503, code="busy")
 
 
@@ -380,9 +403,16 @@ def load(saved_id: str) -> Any:
 def import_scenario() -> Any:
     """A ``.m44`` scenario as the body (JSON), or as the ``file`` field of a form upload."""
     request.max_content_length = MAX_M44_BYTES
+    if request.mimetype not in M44_TYPES:
+        # text/plain (or a form) is what a page on any other site may post without asking: only a
+        # JSON body (which needs a CORS preflight) or a file upload is accepted
+        raise ApiError(f"send the .m44 file as {' or '.join(M44_TYPES)}", field="(body)", status=415,
+                       code="unsupported_media_type")
+    if request.mimetype == "multipart/form-data" and request.headers.get("Sec-Fetch-Site") == "cross-site":
+        raise ApiError("a form upload must come from this site", field="(body)", status=403, code="cross_site")
     upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
     raw = upload.read(MAX_M44_BYTES + 1) if upload is not None else request.get_data(cache=False)
-    if len(raw) > MAX_M44_BYTES:
+    if len(raw) > MAX_M44_BYTES or (upload is None and request.content_length is None and len(raw) >= MAX_M44_BYTES):
         raise ApiError(f"the file is larger than {MAX_M44_BYTES} bytes", field="(body)", status=413,
                        code="too_large")
     if not raw.strip():
@@ -405,6 +435,10 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
                        f"{', '.join(SITUATION_FIELDS + SELECTION_FIELDS)}", field=unknown[0])
     situation = situation_from(data)
     document = {k: data[k] for k in SITUATION_FIELDS if k in data}
+    if "units" in document:
+        document["units"] = _known_fields(document["units"], UNIT_FIELDS)
+    if "hexes" in document:
+        document["hexes"] = _known_fields(document["hexes"], HEX_FIELDS)
     for name in ("attacker", "target"):
         value = data.get(name)
         if value is None:
@@ -435,6 +469,40 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if title.strip():
             document["title"] = title.strip()
     return document
+
+
+def _already_saved(digest: str) -> SavedSituation | None:
+    """The situation already stored with this exact text, if any."""
+    session = get_session()
+    known = session.get(SaveDigest, digest)
+    return None if known is None else session.get(SavedSituation, known.saved_id)
+
+
+def _created(row: SavedSituation) -> Any:
+    response = jsonify(_saved_json(row))
+    response.status_code = 201
+    response.headers["Location"] = url_for("builder.saved_page", saved_id=row.id)
+    return response
+
+
+def _known_fields(items: Any, fields: tuple[str, ...]) -> Any:
+    """A list of hexes or units with only the fields the parser reads (it has validated them);
+    anything else a client sent is dropped rather than stored."""
+    if not isinstance(items, list):
+        return items
+    kept = []
+    for item in items:
+        copy = {k: item[k] for k in fields if isinstance(item, dict) and k in item}
+        if isinstance(copy.get("moved_from"), dict):
+            copy["moved_from"] = _hex_only(copy["moved_from"])
+        if isinstance(copy.get("path"), list):
+            copy["path"] = [_hex_only(h) if isinstance(h, dict) else h for h in copy["path"]]
+        kept.append(copy)
+    return kept
+
+
+def _hex_only(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: value[k] for k in ("row", "col") if k in value}
 
 
 def _load(saved_id: str) -> SavedSituation | None:

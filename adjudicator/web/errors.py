@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, NotFound
+
+STORAGE_RETRY_AFTER = 60  # seconds a client is asked to wait after a storage failure
+
+
+def database_kind(app: Flask) -> str:
+    """The storage named for users without its address or password: "SQLite", "PostgreSQL"."""
+    url = str(app.config.get("DATABASE_URL", ""))
+    return "PostgreSQL" if url.startswith("postgres") else "SQLite" if url.startswith("sqlite") else "database"
 
 
 class ApiError(Exception):
@@ -46,6 +55,30 @@ def register_error_handlers(app: Flask) -> None:
             return response, status
         page = render_template("error.html", status=status, title=exc.name, message=exc.description)
         return page, status, headers
+
+    @app.before_request
+    def no_nul_in_paths() -> Any:
+        """A NUL byte in a path names nothing: 404 here, before PostgreSQL refuses the text
+        (SQLite simply found no row; PostgreSQL raised, which was a 500)."""
+        if "\x00" in request.path:
+            return http_error(NotFound())
+        return None
+
+    @app.errorhandler(OperationalError)
+    def storage_unavailable(exc: OperationalError) -> Any:
+        """Disk full, a read-only database file, the database server gone: the storage failed,
+        not the code. 503 naming it, with Retry-After; reads that need no write keep working."""
+        app.logger.error("storage unavailable on %s: %s", request.path, exc.orig)
+        message = (f"The database ({database_kind(app)}) cannot be used right now (disk full, read-only or "
+                   f"unreachable); nothing was saved. Try again later.")
+        if wants_json():
+            response, status = error_json(503, "storage_unavailable", message, "(storage)")
+        else:
+            response = app.make_response((render_template("error.html", status=503, title="Storage unavailable",
+                                                          message=message), 503))
+            status = 503
+        response.headers["Retry-After"] = str(STORAGE_RETRY_AFTER)
+        return response, status
 
     @app.errorhandler(Exception)
     def server_error(exc: Exception) -> Any:

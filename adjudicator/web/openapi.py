@@ -1,4 +1,4 @@
-"""The OpenAPI 3 document of the JSON API (shared/spec/api.md), served at
+"""The OpenAPI 3 document of the JSON API (adjudicator/API.md), served at
 ``GET /api/v1/openapi.json``.
 
 Request schemas are as strict as the server: required fields, types, enums of the content ids
@@ -22,6 +22,7 @@ from adjudicator.engine.situation import (
     MAX_HEXES,
     MAX_ID_LENGTH,
     MAX_MOVED,
+    MAX_OBSTACLES,
     MAX_UNITS,
     NATIONS,
     SIDES,
@@ -93,10 +94,17 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object", "required": ["row", "col"],
                     "properties": {
                         **_hex_request()["properties"],
-                        "terrain": _enum(_ids(rulebook, "terrain"), "terrain id (or name, alias)", nullable=True),
+                        "terrain": _enum(_ids(rulebook, "terrain") + hex_features,
+                                         "terrain id (or name, alias); an obstacle given here is the hex's obstacle",
+                                         nullable=True),
                         "obstacle": _enum(hex_features, "obstacle or hex marker id", nullable=True),
+                        "obstacles": {"type": "array", "maxItems": MAX_OBSTACLES, "uniqueItems": True, **NULLABLE,
+                                      "items": _enum(hex_features, "obstacle or hex marker id"),
+                                      "description": "several obstacles stacked on the hex (wire on a bridge)"},
                         "owner": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
                                   "description": "original owner of a bunker or sea wall"},
+                        "impassable": {"type": "boolean", **NULLABLE,
+                                       "description": "the scenario declares the hex impassable"},
                     },
                 },
             },
@@ -118,6 +126,9 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
                         "moved_from": {**_hex_request(), **NULLABLE,
                                        "description": "the hex it started this turn's move on (optional)"},
+                        "path": {"type": "array", "minItems": 1, "maxItems": MAX_MOVED + 1, "items": _hex_request(),
+                                 **NULLABLE, "description": "hexes it moved through this turn, start first, ending "
+                                                            "on its hex; `moved` is derived from it"},
                     },
                 },
             },
@@ -196,12 +207,16 @@ BATTLE_RESPONSE = {
     "required": ["legal", "why_not", "distance", "close_assault", "line_of_sight", "dice", "breakdown",
                  "hit_symbols", "flags_ignored", "probabilities", "retreat", "take_ground", "overrun"],
     "properties": {
-        "attacker": UNIT_REF, "target": UNIT_REF,
+        "attacker": {**UNIT_REF, **NULLABLE, "description": "null when the card attacks by itself"},
+        "target": UNIT_REF,
         "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
         "overrun_battle": {"type": "boolean"},
+        "card_attack": {"type": "boolean", "description": "Air Power, Barrage: the card itself attacks"},
+        "side": {"type": "string", "description": "card attacks: the side playing the card"},
+        "targets": {"type": "array", "items": {"type": "string"}, "description": "card attacks: the group"},
         "legal": {"type": "boolean"},
         "why_not": {"type": "array", "items": REASON},
-        "distance": {"type": "integer", "minimum": 0},
+        "distance": {"type": "integer", "minimum": 0, **NULLABLE, "description": "null for a card attack"},
         "close_assault": {"type": "boolean"},
         "line_of_sight": {"type": "object", "required": ["needed", "clear", "blocked_by"],
                           "properties": {"needed": {"type": "boolean"}, **LOS_FIELDS}},
@@ -217,6 +232,14 @@ BATTLE_RESPONSE = {
                                    "options": {"type": "array", "items": RETREAT_OPTION}}},
         "take_ground": {"type": "boolean"},
         "overrun": {"type": "boolean"},
+        "follow_ups": {"type": "array", "items": {
+            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "text"],
+            "properties": {"kind": {"type": "string", "enum": ["battle_back", "second_close_assault", "second_battle"]},
+                           "unit": {"type": "string"}, "targets": {"type": "array", "items": {"type": "string"}},
+                           "dice": {"type": "integer", **NULLABLE}, "ignores_terrain": {"type": "boolean"},
+                           "rule": {"type": "string"}, "text": {"type": "string"},
+                           "chance": {"type": "number"}, "probabilities": {"type": "array", "items": PROBABILITIES}},
+        }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
 RETREAT_RESPONSE = {
@@ -292,6 +315,32 @@ FIRE_MAP_RESPONSE = {
         "max_pairs": {"type": "integer", "minimum": 1},
     },
 }
+MOVE_OPTION = {
+    "type": "object", "required": ["row", "col", "path", "hexes_moved", "may_battle", "battle_dice_change", "why"],
+    "properties": {**HEX["properties"], "path": {"type": "array", "items": HEX, "minItems": 2},
+                   "hexes_moved": {"type": "integer", "minimum": 1}, "may_battle": {"type": "boolean"},
+                   "battle_dice_change": {"type": "integer", "maximum": 0},
+                   "why": {"type": "array", "items": REASON}, "instead": {"type": "array", "items": REASON},
+                   "hazards": {"type": "array", "items": REASON}},
+}
+MOVE_RESPONSE = {
+    "type": "object", "required": ["unit", "allowance", "reachable", "unreachable", "why_not"],
+    "properties": {
+        "unit": {"type": "string"}, "from": HEX, "allowance": {"type": "integer", "minimum": 0},
+        "allowance_rule": {"type": "string"}, "move_and_battle": {"type": "integer", "minimum": 0},
+        "road_allowance": {"type": "integer", "minimum": 0},
+        "card": {"type": "string", **NULLABLE}, "combat_card": {"type": "string", **NULLABLE},
+        "after_battle": {"type": "boolean"},
+        "reachable": {"type": "array", "items": MOVE_OPTION},
+        "unreachable": {"type": "array", "items": {
+            "type": "object", "required": ["row", "col", "why"],
+            "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
+        "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
+               "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
+                              "path": {"type": "array", "items": HEX}}},
+    },
+}
 RESUPPLY_RESPONSE = {
     "type": "object",
     "required": ["legal", "why_not", "targets", "supplier_figures"],
@@ -332,8 +381,11 @@ SEARCH_RESPONSE = {
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    text = {400: "a field is missing or invalid; `error.field` names it", 404: "no such entry",
-            413: "the body is too large", 415: "the body is not JSON"}
+    text = {400: "a field is missing or invalid; `error.field` names it", 403: "a form upload from another site",
+            404: "no such entry", 413: "the body is too large", 415: "the body is not JSON",
+            422: "the ruling needs more engine work than one request may spend (`too_complex`)",
+            429: "too many requests from this client; see `Retry-After`",
+            503: "the storage is full, read-only or unreachable; see `Retry-After`"}
     return {str(s): {"description": text[s], "content": {"application/json": {"schema": {"$ref": "#/components/"
                                                                                                   "schemas/Error"}}}}
             for s in statuses}
@@ -345,7 +397,7 @@ def _post(summary: str, request: str, response: str, description: str) -> dict[s
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request}"}}}},
         "responses": {"200": {"description": "the ruling", "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415)},
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415, 422, 429)},
     }}
 
 
@@ -377,6 +429,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "/api/v1/battle": _post(
                 "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
                 "Every step of the dice count cites its content entry."),
+            "/api/v1/move": _post(
+                "Where a unit may move, by which path, and whether it may still battle", "MoveRequest", "Move",
+                "One best path per end hex; unreachable hexes within its allowance say why."),
             "/api/v1/retreat": _post(
                 "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
                 "Counts the figures lost for moves that cannot be made."),
@@ -413,7 +468,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
                 "responses": {"201": {"description": "saved", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}}, **_errors(400, 413, 415)},
+                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
+                    **_errors(400, 413, 415, 429, 503)},
             }},
             "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
                 {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
@@ -423,7 +479,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
                 "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}}, **_errors(400, 413)},
+                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
+                    **_errors(400, 403, 413, 415, 422, 429)},
             }},
             "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
                 {"name": "kind", "in": "path", "required": True,
@@ -450,7 +507,11 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
                                "unknown": {"type": "array", "items": {"type": "object"}},
                                "skipped": {"type": "array", "items": {"type": "object"}},
-                               "notes": {"type": "array", "items": {"type": "string"}}},
+                               "notes": {"type": "array", "items": {"type": "string"}},
+                               "decorative": {"type": "array", "items": {"type": "object"},
+                                              "description": "pieces with no rules: insignia, battle stars"},
+                               "unknown_total": {"type": "integer"}, "skipped_total": {"type": "integer"},
+                               "notes_total": {"type": "integer"}, "decorative_total": {"type": "integer"}},
             },
             "Board": {
                 "type": "object", "required": ["kind", "rows", "hexes"],
@@ -462,7 +523,11 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "Hex": _hex_request(),
             "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
             "BattleRequest": _with(situation, ["attacker", "target"], {
-                "attacker": unit_ref, "target": unit_ref,
+                "attacker": {**unit_ref, **NULLABLE,
+                             "description": "null when `card` attacks by itself (Air Power, Barrage)"},
+                "target": unit_ref,
+                "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+                            "description": "card attacks: the other units of the group (Air Power)"},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
                 "overrun_battle": {"type": "boolean", **NULLABLE,
@@ -492,12 +557,21 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
             "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+            "MoveRequest": _with(situation, ["unit"], {
+                "unit": unit_ref,
+                "card": {**card, "enum": [*commands, None]} if commands else card,
+                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+                "after_battle": {"type": "boolean", **NULLABLE,
+                                 "description": "the second move a card such as Behind Enemy Lines gives"},
+                "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
+            }),
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
             "Retreat": RETREAT_RESPONSE,
             "Resupply": RESUPPLY_RESPONSE,
             "Resolve": RESOLVE_RESPONSE,
             "FireMap": FIRE_MAP_RESPONSE,
+            "Move": MOVE_RESPONSE,
             "RuleEntry": ENTRY_RESPONSE,
             "RuleIndex": INDEX_RESPONSE,
             "SearchResults": SEARCH_RESPONSE,

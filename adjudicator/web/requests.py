@@ -35,7 +35,9 @@ def json_body() -> dict[str, Any]:
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
     raw = request.get_data(cache=True)
-    if len(raw) > limit:
+    # A chunked body has no Content-Length: the server stops reading at the limit and hands over
+    # the first ``limit`` bytes, so a body that fills the limit was cut off, not complete.
+    if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
     try:
         data = json.loads(raw)

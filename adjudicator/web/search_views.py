@@ -1,4 +1,4 @@
-"""Search page ``GET /search`` and ``GET /api/v1/search`` (contract: shared/spec/api.md).
+"""Search page ``GET /search`` and ``GET /api/v1/search`` (contract: ``adjudicator/API.md``).
 
 Both are thin: validate the filters, ask ``adjudicator.search``, render. The page works without
 JavaScript; ``static/js/search.js`` calls the API for the as-you-type list."""
@@ -36,7 +36,9 @@ def _limit() -> int:
     raw = request.args.get("limit")
     if raw is None:
         return API_LIMIT
-    if not raw.isdigit() or not 1 <= int(raw) <= API_LIMIT_MAX:
+    # ASCII digits only, and few of them: ``"²".isdigit()`` is true and a 5000-digit number
+    # makes ``int`` raise, both of which used to end in a 500.
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or not 1 <= int(raw) <= API_LIMIT_MAX:
         raise ApiError(f"limit must be a whole number from 1 to {API_LIMIT_MAX}", field="limit")
     return int(raw)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, request, url_for
 
@@ -87,17 +88,49 @@ def register_security(app: Flask) -> None:
             response.headers.setdefault(header, value)
         path = request.path
         if path.startswith("/static/"):
-            if request.args.get("v"):
+            if response.status_code in (200, 304) and versioned(static_folder, path, request.args.get("v")):
                 response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
-            else:
+            elif response.status_code in (200, 304):
                 response.headers["Cache-Control"] = "public, max-age=0, must-revalidate"
-        elif (
-            request.method == "GET"
-            and response.status_code == 200
-            and path.startswith(CACHEABLE_PREFIXES)
-            and not response.direct_passthrough
-        ):
-            response.headers["Cache-Control"] = f"public, max-age={PAGE_MAX_AGE}"
-            response.add_etag()
-            response.make_conditional(request)
+            else:  # a 404 (or a wrong version) must never be cached for a year
+                response.headers["Cache-Control"] = "no-store"
+        if response.status_code in (301, 302, 303, 307, 308) and response.location:
+            response.headers["Location"] = local_location(response.location)
         return response
+
+
+def versioned(static_folder: str, path: str, version: str | None) -> bool:
+    """Whether ``?v=`` is the content hash of the static file the path names (so the URL can
+    never serve other bytes, and caching it for a year is safe)."""
+    if not version:
+        return False
+    filename = path.removeprefix("/static/")
+    if not filename or not (Path(static_folder) / filename).is_file():
+        return False
+    return asset_version(static_folder, filename) == version
+
+
+def local_location(location: str) -> str:
+    """A redirect's target as a path on this site: the trailing-slash redirect is built from the
+    request's ``Host`` header, which any client can set (``Location: http://evil.example/...``)."""
+    parts = urlsplit(location)
+    if not parts.scheme and not parts.netloc:
+        return location
+    return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+
+
+def page_etags(response: Response) -> Response:
+    """ETag and 304 for rule pages and rule JSON, computed on the uncompressed body: the gzip
+    stream carries a timestamp, so a tag taken after compression would change every second and
+    a gzip-only client would never get a 304. Must run before the compressor (register it after
+    ``Compress(app)``), which then appends the encoding to the tag and answers conditionals."""
+    if (
+        request.method == "GET"
+        and response.status_code == 200
+        and request.path.startswith(CACHEABLE_PREFIXES)
+        and not response.direct_passthrough
+    ):
+        response.headers["Cache-Control"] = f"public, max-age={PAGE_MAX_AGE}"
+        response.add_etag()
+        response.make_conditional(request)
+    return response

@@ -1,4 +1,4 @@
-// The builder's situation: the document the API takes (shared/spec/api.md) plus the selection
+// The builder's situation: the document the API takes (adjudicator/API.md) plus the selection
 // (attacker, target, cards, flags, title), and its compact encoding in the URL.
 //
 // Share-link format (version 1). The fragment is either

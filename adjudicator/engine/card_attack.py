@@ -1,0 +1,176 @@
+"""Attacks made by a command card itself, with no unit battling (issue #14 C): Air Power and
+Barrage (and their Breakthrough versions). ``/api/v1/battle`` rules one when it gets such a
+``card`` and a ``target`` but no ``attacker``.
+
+Everything is read from the card's content: ``fixed_dice`` by the playing side, ``max_targets``
+and ``targets_contiguous`` (Air Power: up to 4 units on contiguous hexes), ``stars_hit``, and
+``forbids_flag_ignoring`` for the flags. A special rule in effect whose ``fixed_dice_cards`` names
+the card replaces its dice (Winter Weather: Air Power rolls 1 die for each side). The target's
+terrain never reduces a card's dice (card attacks roll a fixed number: BGA implementation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.engine.aftermath import RETREAT_RULE
+from adjudicator.engine.battle import is_a, unit_json
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.flags import FlagAllowance, flags_ignorable
+from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, STAR, die_faces, special_rules_in_effect
+from adjudicator.engine.odds import Odds, battle_odds, odds_json
+from adjudicator.engine.reasons import Reason
+from adjudicator.engine.retreat import RetreatResult, retreat_options
+from adjudicator.engine.rulebook import CardRules, Rulebook
+from adjudicator.engine.situation import Situation, Unit
+
+MAX_TARGETS_GIVEN = 12  # bounded work: no card attacks more units than this
+
+
+def is_card_attack(rulebook: Rulebook, card: str | None) -> bool:
+    """Whether ``card`` (a content id) is a card that attacks by itself (has ``fixed_dice``)."""
+    rules = rulebook.rules.get(card) if card else None
+    return isinstance(rules, CardRules) and bool(rules.fixed_dice)
+
+
+@dataclass(frozen=True)
+class CardAttack:
+    card: str
+    side: str  # the side playing the card
+    target: Unit
+    targets: tuple[Unit, ...]  # the whole group attacked (the target first)
+    why_not: tuple[Reason, ...]
+    dice: int
+    breakdown: tuple[Reason, ...]
+    hit_symbols: tuple[str, ...]
+    hit_reasons: tuple[Reason, ...]
+    odds: Odds | None
+    allowance: FlagAllowance
+    retreat: RetreatResult | None
+    notes: tuple[Reason, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.why_not
+
+
+def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, target_id: str,
+                       other_targets: tuple[str, ...] = ()) -> CardAttack:
+    """Rule on ``card`` attacking ``target_id`` (and the rest of its group, ``other_targets``)."""
+    rules = rulebook.rules[card]
+    assert isinstance(rules, CardRules)
+    name = rulebook.names[card]
+    target = situation.unit(target_id, "target")
+    if len(other_targets) > MAX_TARGETS_GIVEN:
+        raise IllegalSituation("targets", f"has {len(other_targets)} units; at most {MAX_TARGETS_GIVEN} are allowed")
+    group = [target]
+    for i, unit_id in enumerate(other_targets):
+        unit = situation.unit(unit_id, f"targets[{i}]")
+        if unit not in group:
+            group.append(unit)
+    side = "allies" if target.side == "axis" else "axis"
+    why_not: list[Reason] = []
+    notes: list[Reason] = []
+    if any(u.side != target.side for u in group):
+        why_not.append(Reason(card, f"{name} attacks enemy units only: every target must be on the {target.side} side"))
+    if len(group) > rules.max_targets:
+        why_not.append(Reason(card, f"{name} attacks at most {rules.max_targets} unit(s); {len(group)} are given"))
+    if rules.targets_contiguous and not _contiguous(situation, group):
+        why_not.append(Reason(card, f"{name}: the units it attacks must stand on contiguous hexes"))
+
+    dice, source = rules.fixed_dice.get(side, 0), card
+    breakdown = [Reason(card, f"{name} played by the {side}: {_dice(dice)} on each target", dice)]
+    for rule_id, special in special_rules_in_effect(situation, rulebook):
+        if special.fixed_dice and any(is_a(rulebook, card, c) for c in special.fixed_dice_cards):
+            new = special.fixed_dice.get(side, dice)
+            breakdown.append(Reason(rule_id, f"{rulebook.names[rule_id]}: {name} rolls {_dice(new)} for the {side}",
+                                    new - dice))
+            dice, source = new, rule_id
+    breakdown.append(Reason(card, "A card's dice are not reduced by the target's terrain", 0))
+    if dice <= 0:
+        why_not.append(Reason(source, "No dice are rolled, so there is no attack"))
+
+    faces = die_faces(rulebook)
+    t_rules = rulebook.unit(target.profile)
+    symbols: set[str] = set()
+    hit_reasons: list[Reason] = []
+    if t_rules.targeted_as in faces:
+        symbols.add(t_rules.targeted_as)
+        hit_reasons.append(Reason(target.profile, f"{rulebook.names[target.profile]} is hit by "
+                                                  f"{t_rules.targeted_as} symbols"))
+    if ALWAYS_HITS in faces:
+        symbols.add(ALWAYS_HITS)
+        hit_reasons.append(Reason(DICE_RULE, f"A {ALWAYS_HITS} scores a hit on any unit"))
+    if STAR in faces:
+        if rules.stars_hit:
+            symbols.add(STAR)
+        hit_reasons.append(Reason(card, f"{name}: stars {'score' if rules.stars_hit else 'do not score'} hits"))
+    ordered = tuple(f for f in faces if f in symbols)
+    odds = battle_odds(dice, faces, ordered, target.figures) if not why_not else None
+
+    allowance = flags_ignorable(situation, rulebook, target.id, card=card)
+    retreat: RetreatResult | None = None
+    try:
+        retreat = retreat_options(situation, rulebook, target.id, 1, card=card)
+    except IllegalSituation as exc:
+        notes.append(Reason(RETREAT_RULE, f"The retreat cannot be computed: {exc.message}"))
+    notes.append(Reason(card, f"{name} is an attack by the card: no unit battles, so nothing takes ground or "
+                              "overruns"))
+    return CardAttack(card, side, target, tuple(group), tuple(dict.fromkeys(why_not)), max(dice, 0),
+                      tuple(breakdown), ordered, tuple(hit_reasons), odds, allowance, retreat, tuple(notes))
+
+
+def _dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def _contiguous(situation: Situation, group: list[Unit]) -> bool:
+    """Whether the hexes of ``group`` form one connected patch."""
+    hexes = {u.hex for u in group}
+    seen, todo = {group[0].hex}, [group[0].hex]
+    while todo:
+        for n in situation.board.neighbours(todo.pop()):
+            if n in hexes and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == hexes
+
+
+def card_attack_json(situation: Situation, rulebook: Rulebook, attack: CardAttack) -> dict[str, Any]:
+    """The ``/api/v1/battle`` answer for a card attack: the same fields as a unit's battle, with
+    ``attacker`` null, ``card_attack`` true and the whole ``targets`` group."""
+    board = situation.board
+    retreat: dict[str, Any] = {"per_flag": None, "options": []}
+    if attack.retreat is not None:
+        r = attack.retreat
+        retreat = {"per_flag": r.per_flag, "per_flag_min": r.per_flag_min, "flags": 1,
+                   "options": [o.to_dict() for o in r.options], "options_total": r.options_total,
+                   "min_figures_lost": r.min_figures_lost, "eliminated": r.eliminated,
+                   "breakdown": [x.to_dict() for x in r.breakdown]}
+    may = attack.allowance.may_ignore
+    return {
+        "card_attack": True,
+        "attacker": None,
+        "side": attack.side,
+        "target": unit_json(board, attack.target, rulebook),
+        "targets": [u.id for u in attack.targets],
+        "card": attack.card,
+        "combat_card": None,
+        "legal": attack.legal,
+        "distance": None,
+        "close_assault": False,
+        "line_of_sight": {"needed": False, "clear": True, "blocked_by": []},
+        "why_not": [r.to_dict() for r in attack.why_not],
+        "dice": attack.dice,
+        "breakdown": [r.to_dict() for r in attack.breakdown],
+        "hit_symbols": list(attack.hit_symbols),
+        "hit_reasons": [r.to_dict() for r in attack.hit_reasons],
+        "probabilities": odds_json(attack.odds) if attack.odds is not None else None,
+        "flags_ignored": attack.dice if may is None else may,
+        "flag_allowance": attack.allowance.to_dict(),
+        "retreat": retreat,
+        "take_ground": False,
+        "overrun": False,
+        "notes": [r.to_dict() for r in attack.notes],
+        "follow_ups": [],
+    }

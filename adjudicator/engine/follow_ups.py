@@ -1,0 +1,149 @@
+"""Battles a ruling offers after the one asked about (issue #14 C), each with its own dice, hits
+and odds, so a referee sees at once what the roll may lead to:
+
+- **Stiff Upper Lip** (nation ``british_commonwealth``): a British unit a close assault leaves with
+  ``battle_back_figures`` figures, and that does not retreat, may battle the attacker back with
+  ``battle_back_dice`` dice, ignoring terrain; never against the cards in
+  ``battle_back_not_with_cards`` (Ambush).
+- **Furia Francese** (nation ``french_army``): a unit of ``second_close_assault_units`` whose close
+  assault eliminates its target or makes it retreat may instead of taking ground close-assault
+  another adjacent enemy with ``second_close_assault_dice`` dice, ignoring terrain.
+- **A second battle** ordered by the card (``battles_per_unit``: Artillery Bombard).
+
+Every number comes from those content fields; nothing is typed here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from adjudicator.engine.battle import BattleRuling
+from adjudicator.engine.flags import FlagAllowance
+from adjudicator.engine.hits import die_faces, hit_symbols
+from adjudicator.engine.odds import battle_odds, joint, odds_json
+from adjudicator.engine.reasons import Reason
+from adjudicator.engine.rulebook import CardRules, NationRules, Rulebook
+from adjudicator.engine.situation import Situation, Unit
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """One battle the ruling offers next: who battles whom, with how many dice, and when."""
+
+    kind: str  # battle_back | second_close_assault | second_battle
+    unit: str  # the unit that may battle
+    targets: tuple[str, ...]  # whom it may battle (empty: any target in range, as usual)
+    dice: int | None  # None: counted as a normal battle of that unit
+    ignores_terrain: bool
+    reason: Reason  # what allows it, and when
+    hit_symbols: tuple[str, ...] = ()
+    odds: tuple[dict[str, Any], ...] = ()  # one per target
+    chance: Fraction | None = None  # chance the first roll opens it, where the engine can tell
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind, "unit": self.unit, "targets": list(self.targets), "dice": self.dice,
+            "ignores_terrain": self.ignores_terrain, **self.reason.to_dict(),
+        }
+        if self.hit_symbols:
+            out["hit_symbols"] = list(self.hit_symbols)
+        if self.odds:
+            out["probabilities"] = list(self.odds)
+        if self.chance is not None:
+            out["chance"] = round(float(self.chance), 4)
+            out["chance_exact"] = f"{self.chance.numerator}/{self.chance.denominator}"
+        return out
+
+
+def _dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def _nations(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
+    if not unit.nation:
+        return []
+    return [(entry_id, rules) for entry_id in rulebook.ids_of_kind("nation")
+            if isinstance(rules := rulebook.rules[entry_id], NationRules) and unit.nation in rules.nation_codes]
+
+
+def _odds(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit, dice: int,
+          card: str | None = None) -> tuple[tuple[str, ...], dict[str, Any]]:
+    hits = hit_symbols(situation, rulebook, attacker, target, True, card)
+    return hits.symbols, odds_json(battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures))
+
+
+def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                      allowance: FlagAllowance | None = None) -> tuple[FollowUp, ...]:
+    """The follow-up battles ``ruling`` offers (none when the battle cannot be made)."""
+    if not ruling.legal:
+        return ()
+    out: list[FollowUp] = []
+    out.extend(_battle_back(situation, rulebook, ruling, allowance))
+    out.extend(_second_close_assault(situation, rulebook, ruling))
+    card = rulebook.rules.get(ruling.card) if ruling.card else None
+    if isinstance(card, CardRules) and card.battles_per_unit > 1:
+        name = rulebook.names[str(ruling.card)]
+        out.append(FollowUp("second_battle", ruling.attacker.id, (), None, False, Reason(str(ruling.card), (
+            f"{name}: {ruling.attacker.id} may battle {card.battles_per_unit} times this turn; the next battle is "
+            "ruled like this one, at any target in range"))))
+    return tuple(out)
+
+
+def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                 allowance: FlagAllowance | None) -> list[FollowUp]:
+    target, attacker = ruling.target, ruling.attacker
+    if not ruling.close_assault:
+        return []
+    out: list[FollowUp] = []
+    for nation_id, rules in _nations(rulebook, target):
+        if rules.battle_back_dice is None or target.figures < rules.battle_back_figures:
+            continue
+        name = rulebook.names[nation_id]
+        if ruling.card in rules.battle_back_not_with_cards:
+            continue
+        if not rulebook.unit(target.profile).battles:
+            continue
+        symbols, odds = _odds(situation, rulebook, target, attacker, rules.battle_back_dice)
+        chance = None
+        if ruling.odds is not None:
+            # the roll must leave exactly battle_back_figures and no flag the unit has to retreat for
+            needed = target.figures - rules.battle_back_figures
+            chance = sum((p for (hits, flags), p in joint(ruling.odds.dice, ruling.odds.hit_chance,
+                                                          ruling.odds.flag_chance).items()
+                          if hits == needed and (allowance is None or allowance.most_ignored(flags) == flags)),
+                         Fraction(0))
+        terrain = ", ignoring terrain" if rules.battle_back_ignores_terrain else ""
+        out.append(FollowUp("battle_back", target.id, (attacker.id,), rules.battle_back_dice,
+                            rules.battle_back_ignores_terrain, Reason(nation_id, (
+                                f"{name}: if {target.id} comes out of this close assault down to "
+                                f"{rules.battle_back_figures} figure(s) without retreating, it may battle "
+                                f"{attacker.id} back with {_dice(rules.battle_back_dice)}{terrain}")),
+                            symbols, (odds,), chance))
+    return out
+
+
+def _second_close_assault(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> list[FollowUp]:
+    attacker, target = ruling.attacker, ruling.target
+    if not ruling.close_assault or ruling.overrun_battle:
+        return []
+    out: list[FollowUp] = []
+    for nation_id, rules in _nations(rulebook, attacker):
+        dice = rules.second_close_assault_dice
+        units = rules.second_close_assault_units
+        if dice is None or (units and attacker.profile not in units):
+            continue
+        others = [u for n in situation.board.neighbours(attacker.hex)
+                  if (u := situation.unit_at(n)) is not None and u.side != attacker.side and u.id != target.id]
+        if not others:
+            continue
+        results = [_odds(situation, rulebook, attacker, other, dice) for other in others]
+        terrain = ", ignoring terrain" if rules.second_close_assault_ignores_terrain else ""
+        out.append(FollowUp(
+            "second_close_assault", attacker.id, tuple(u.id for u in others), dice,
+            rules.second_close_assault_ignores_terrain, Reason(nation_id, (
+                f"{rulebook.names[nation_id]}: if this close assault eliminates {target.id} or makes it retreat, "
+                f"{attacker.id} may instead of taking ground close-assault another adjacent enemy "
+                f"({', '.join(u.id for u in others)}) with {_dice(dice)}{terrain}")),
+            results[0][0] if len(results) == 1 else (), tuple(odds for _, odds in results)))
+    return out

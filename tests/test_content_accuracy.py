@@ -1,0 +1,93 @@
+"""Entries corrected or added by issue #14 B, checked through the API and the pages: names that
+meant another rule, missing entries players look for, expansion tags, and the readings a page
+must show where the sources differ."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from adjudicator.content.loader import Catalogue
+from adjudicator.engine.rulebook import Rulebook
+
+
+def top_results(client: FlaskClient, query: str, n: int = 1) -> list[str]:
+    return [r["id"] for r in client.get("/api/v1/search", query_string={"q": query}).get_json()["results"][:n]]
+
+
+@pytest.mark.parametrize(("query", "entry"), [
+    ("breakthrough deck", "breakthrough_deck"), ("air sortie", "air_sortie"), ("stream", "fordable_stream"),
+    ("shoreline", "shoreline"), ("vehicle", "unit_classes"), ("field generals", "overlord"),
+    ("battle star", "battle_star_tokens"), ("overlord", "overlord"),
+])
+def test_missing_entries_are_found_first(client, rulebook: Rulebook, query, entry):
+    assert top_results(client, query) == [entry]
+    assert client.get(f"/api/v1/rules/{rulebook.kinds[entry]}/{entry}").status_code == 200
+
+
+def test_on_the_move_finds_the_breakthrough_deck_not_only_single_cards(client):
+    assert "breakthrough_deck" in top_results(client, "on the move", 3)
+
+
+@pytest.mark.parametrize(("name", "wrong"), [("stream", "river"), ("shoreline", "beach"), ("air sortie", "air_power")])
+def test_a_name_of_another_thing_is_no_alias(rulebook: Rulebook, name, wrong):
+    assert rulebook.resolve(name) != wrong
+
+
+def test_breakthrough_deck_counts_its_cards_as_the_rulebook_does(client):
+    entry = client.get("/api/v1/rules/core/breakthrough_deck").get_json()
+    assert all(number in entry["body"] for number in ("80", "28", "52"))
+    assert entry["sources"][0]["document"] == "Winter Wars rulebook"
+
+
+def test_victory_conditions_are_not_all_winter_wars(catalogue: Catalogue):
+    tags = {e.id: e.meta.expansion for e in catalogue.by_kind("victory")}
+    assert tags["temporary_medal"] == tags["permanent_medal"] == tags["sudden_death"] == "base"
+    assert tags["last_to_occupy_medal"] == "winter_wars"
+    assert catalogue.entries["minefield"].meta.expansion != "winter_wars"
+
+
+def test_hedgerow_page_shows_both_readings(client):
+    page = client.get("/rules/terrain/hedgerow").get_data(as_text=True)
+    assert "may still take ground" in page
+    assert "BGA implementation" in page and "has not moved" in page
+
+
+def test_bcf_summary_says_down_to_a_single_figure(catalogue: Catalogue):
+    summary = catalogue.entries["british_commonwealth"].meta.summary
+    assert "single figure" in summary and "reduced to 1 figure" not in summary
+
+
+def test_tank_destroyer_page_decides_the_castle(client):
+    page = client.get("/rules/unit/tank_destroyer").get_data(as_text=True)
+    assert "castle" in page.lower() and "ford" in page.lower()
+
+
+def test_entries_built_on_bga_numbers_list_bga_as_a_source(catalogue: Catalogue):
+    """A page whose numbers come from the BGA implementation flags it as a (secondary) source."""
+    for entry_id in ("ski_troops", "ski_troops_badge", "flame_thrower_tank", "flame_thrower_badge", "destroyer",
+                     "supply_truck", "camouflage", "hedgerow", "jungle"):
+        documents = {s.document for s in catalogue.entries[entry_id].meta.sources}
+        assert "BGA implementation" in documents, entry_id
+
+
+def test_new_unit_pages_show_their_numbers(client, rulebook: Rulebook):
+    for unit_id in ("ski_troops", "flame_thrower_tank", "destroyer"):
+        response = client.get(f"/rules/unit/{unit_id}")
+        assert response.status_code == 200
+    destroyer = client.get("/rules/unit/destroyer").get_data(as_text=True)
+    assert "pdestroyer" in destroyer
+    assert rulebook.unit("destroyer").dice == (3, 3, 2, 2, 1, 1, 1, 1)
+
+
+def test_every_entry_with_editor_names_or_bga_facts_cites_bga(catalogue: Catalogue):
+    """Editor tile names and badge numbers come from the BGA implementation's scenario format, so
+    does any fact a body attributes to BGA: the page must list it (flagged as secondary)."""
+    missing = []
+    for entry in catalogue.entries.values():
+        documents = {s.document for s in entry.meta.sources}
+        uses_bga = (getattr(entry.rules, "editor_names", ()) or getattr(entry.rules, "editor_badges", ())
+                    or "BGA" in entry.body)
+        if uses_bga and "BGA implementation" not in documents:
+            missing.append(entry.id)
+    assert missing == []

@@ -1,0 +1,92 @@
+"""No single legal request may hold a worker for long (issue #15 item 1): the battle answer reads
+the fewest figures a retreat costs without listing every retreat, retreat lists are capped and
+say so, and every API request runs under an engine work budget (``engine.budget``) counted in
+work units, never in wall-clock time, so these tests cannot be flaky."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adjudicator.engine.aftermath import battle_aftermath
+from adjudicator.engine.battle import assess_battle
+from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
+from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.retreat import MAX_OPTIONS, retreat_options
+from adjudicator.engine.situation import parse_situation
+from adjudicator.web.budget import DEFAULT_WORK_BUDGET
+from tests.conftest import make_app
+
+
+def frozen_breakthrough() -> dict:
+    """The issue's pathological battle: every hex of a Breakthrough board a frozen river (each
+    retreat step rolls dice), a 6-figure French Resistance target (1-3 hexes per flag) on the top
+    row, an attacker with a Heroic Leader and Close Assault."""
+    hexes = [{"row": h.row, "col": h.col, "terrain": "frozen_river"} for h in BOARDS["breakthrough"].hexes()]
+    return {"board": "breakthrough", "hexes": hexes, "units": [
+        {"id": "T", "side": "allies", "type": "french_resistance", "row": 0, "col": 12, "figures": 6,
+         "start_figures": 6},
+        {"id": "A", "side": "axis", "type": "infantry", "row": 1, "col": 13, "figures": 4,
+         "badges": ["heroic_leader"]},
+    ], "attacker": "A", "target": "T", "card": "close_assault"}
+
+
+def test_battle_answer_reads_fewest_losses_without_enumerating_retreats(rulebook):
+    situation = parse_situation(frozen_breakthrough(), rulebook)
+    with work_budget(10**9) as spent:
+        ruling = assess_battle(situation, rulebook, "A", "T", card="close_assault")
+        after = battle_aftermath(situation, rulebook, ruling, card=ruling.card)
+    assert ruling.dice >= 4 and len(after.fewest_lost_by_flags) == ruling.dice + 1
+    # listing every retreat once per flag count (the old way) costs well over 100,000 units here
+    assert spent.units < 5_000
+
+
+@pytest.mark.parametrize("flags", [1, 2, 3, 5])
+def test_fewest_figures_lost_without_listing_equals_the_listed_minimum(rulebook, flags):
+    for doc in (frozen_breakthrough(), {"units": [
+        {"id": "T", "side": "allies", "type": "infantry", "row": 6, "col": 0, "figures": 3},
+        {"id": "B", "side": "allies", "type": "infantry", "row": 7, "col": 1, "figures": 4},
+    ]}):
+        situation = parse_situation(doc, rulebook)
+        listed = retreat_options(situation, rulebook, "T", flags)
+        summary = retreat_options(situation, rulebook, "T", flags, list_paths=False)
+        assert summary.options == ()
+        assert summary.min_figures_lost == min(o.figures_lost for o in listed.options)
+        assert summary.choices == listed.choices and summary.options_total == listed.options_total
+
+
+def test_retreat_with_many_flags_lists_a_capped_stated_sample(rulebook):
+    situation = parse_situation(frozen_breakthrough(), rulebook)
+    with work_budget(10**9) as spent:
+        result = retreat_options(situation, rulebook, "T", 12)
+    assert len(result.options) <= MAX_OPTIONS < result.options_total
+    assert result.to_dict()["options_truncated"] is True
+    assert spent.units < DEFAULT_WORK_BUDGET
+    assert len(json.dumps(result.to_dict())) < 400_000  # was 3.3 MB
+
+
+def test_retreat_api_answer_stays_small(client):
+    response = client.post("/api/v1/retreat", json={**frozen_breakthrough(), "unit": "T", "flags": 12})
+    assert response.status_code == 200
+    assert len(response.data) < 400_000
+    assert response.get_json()["options_total"] > len(response.get_json()["options"])
+
+
+def test_work_budget_stops_the_engine_once_overspent(rulebook):
+    situation = parse_situation(frozen_breakthrough(), rulebook)
+    with pytest.raises(WorkBudgetExceeded), work_budget(500):
+        retreat_options(situation, rulebook, "T", 12)
+
+
+def test_request_over_the_work_budget_is_a_422_naming_the_body(tmp_path):
+    app = make_app(tmp_path / "instance", ENGINE_WORK_BUDGET=1_000)
+    client = app.test_client()
+    response = client.post("/api/v1/retreat", json={**frozen_breakthrough(), "unit": "T", "flags": 12})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert error["code"] == "too_complex" and error["field"] == "(body)" and "1000" in error["message"]
+    ordinary = {"units": [{"id": "A", "side": "allies", "type": "infantry", "row": 6, "col": 10, "figures": 4},
+                          {"id": "B", "side": "axis", "type": "armor", "row": 4, "col": 12, "figures": 3}],
+                "attacker": "A", "target": "B"}
+    assert client.post("/api/v1/battle", json=ordinary).status_code == 200  # a normal ruling still fits
