@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 START = (6, 10)
 ENEMY = (3, 13)
+ENEMY_INF = ("u2", "axis", "infantry", *ENEMY, 4)
 
 
 def post(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -24,7 +25,10 @@ def post(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return response.get_json()
 
 
-def situation(units: list[tuple[str, str, str, int, int, int]], hexes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+Unit = tuple[str, str, str, int, int, int]
+
+
+def situation(units: list[Unit], hexes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {"hexes": hexes or [], "units": [
         {"id": i, "side": side, "type": kind, "row": r, "col": c, "figures": f} for i, side, kind, r, c, f in units]}
 
@@ -35,15 +39,20 @@ def start_move(page: Any, row: int, col: int) -> None:
     page.wait_for_selector("#move-status.move-status")
 
 
-def test_infantry_moving_two_may_not_battle_and_the_board_shows_both_tones(phone_page: Any, live_server: str, app: Any) -> None:
+def test_infantry_moving_two_may_not_battle_and_the_board_shows_both_tones(
+        phone_page: Any, live_server: str, app: Any) -> None:
     """Infantry: move 1 and battle, or 2 and not (rule `infantry`) — the two tones, then the ruling."""
     page = phone_page
     open_builder(page, live_server)
     place(page, *START, "allies", "infantry")
     place(page, *ENEMY, "axis", "infantry")
-    assert "Roll" in verdict(page) or "not allowed" in verdict(page)
+    before = post(app, "/api/v1/battle", {**situation([("u1", "allies", "infantry", *START, 4), ENEMY_INF]),
+                                          "attacker": "u1", "target": "u2"})
+    assert before["legal"]
+    assert f"Roll {before['dice']} di" in verdict(page)
     start_move(page, *START)
-    expected = post(app, "/api/v1/move", {**situation([("u1", "allies", "infantry", *START, 4), ("u2", "axis", "infantry", *ENEMY, 4)]), "unit": "u1"})
+    mover = ("u1", "allies", "infantry", *START, 4)
+    expected = post(app, "/api/v1/move", {**situation([mover, ENEMY_INF]), "unit": "u1"})
     battle_ends = [x for x in expected["reachable"] if x["may_battle"] and (x["row"], x["col"]) != START]
     stop_ends = [x for x in expected["reachable"] if not x["may_battle"]]
     assert battle_ends and stop_ends
@@ -58,7 +67,7 @@ def test_infantry_moving_two_may_not_battle_and_the_board_shows_both_tones(phone
     assert "may move at most 1 hex and still battle" in why
     # The path is on the unit: the share link and the situation keep it.
     assert page.locator("polyline.move-trail").count() == 1
-    ruling = post(app, "/api/v1/battle", {**situation([("u1", "allies", "infantry", 4, 12, 4), ("u2", "axis", "infantry", *ENEMY, 4)]),
+    ruling = post(app, "/api/v1/battle", {**situation([("u1", "allies", "infantry", 4, 12, 4), ENEMY_INF]),
                                           "attacker": "u1", "target": "u2"})
     assert ruling["legal"], "the same hex without the move is a legal battle: the path made the difference"
     save_screenshot(page, "play-move-made-phone")
@@ -71,7 +80,8 @@ def test_tapping_a_hex_it_cannot_enter_says_why_with_the_rule(phone_page: Any, l
     place(page, *START, "allies", "armor")
     hexagon(page, 5, 11).click()
     page.select_option('select[data-fk="sel-terrain"]', "mountain")
-    body = {**situation([("u1", "allies", "armor", *START, 3)], [{"row": 5, "col": 11, "terrain": "mountain"}]), "unit": "u1"}
+    mountain = [{"row": 5, "col": 11, "terrain": "mountain"}]
+    body = {**situation([("u1", "allies", "armor", *START, 3)], mountain), "unit": "u1"}
     expected = post(app, "/api/v1/move", body)
     blocked = next(x for x in expected["unreachable"] if (x["row"], x["col"]) == (5, 11))
     start_move(page, *START)
@@ -100,8 +110,9 @@ def test_entering_the_roll_shows_the_outcome_steps_and_applies_it(phone_page: An
     page.click('[data-fk="roll-star"]')
     page.click('[data-fk="roll-flag"]')
     page.wait_for_selector("#roll-steps")
-    expected = post(app, "/api/v1/resolve", {**situation([("u1", "allies", "armor", 5, 11, 3), ("u2", "axis", "infantry", 4, 12, 4)]),
-                                              "attacker": "u1", "target": "u2", "rolled": {"grenade": 1, "star": 1, "flag": 1}})
+    units = [("u1", "allies", "armor", 5, 11, 3), ("u2", "axis", "infantry", 4, 12, 4)]
+    expected = post(app, "/api/v1/resolve", {**situation(units), "attacker": "u1", "target": "u2",
+                                              "rolled": {"grenade": 1, "star": 1, "flag": 1}})
     steps = page.locator("#roll-steps").inner_text()
     for step in expected["steps"]:
         assert step["text"] in steps
@@ -116,11 +127,13 @@ def test_entering_the_roll_shows_the_outcome_steps_and_applies_it(phone_page: An
     page.click('[data-fk="take-ground"]')
     settled(page)
     end = expected["retreat"]["options"][0]["end"]
-    labels = page.evaluate("() => [...document.querySelectorAll('.hex')].map((g) => [g.dataset.row, g.dataset.col, g.getAttribute('aria-label')])"
+    labels = page.evaluate("() => [...document.querySelectorAll('.hex')]"
+                           ".map((g) => [g.dataset.row, g.dataset.col, g.getAttribute('aria-label')])"
                            ".filter(([, , l]) => /Allied|Axis/.test(l))")
     where = {(int(r), int(c)): label for r, c, label in labels}
     assert "Allied Armor" in where[(4, 12)], "the attacker took ground"
-    assert f"{4 - expected['figures_lost']} of 4" in where[(end["row"], end["col"])], "the target lost its figure and retreated"
+    left = 4 - expected["figures_lost"]
+    assert f"{left} of 4" in where[(end["row"], end["col"])], "the target lost its figure and retreated"
 
 
 def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, app: Any) -> None:
@@ -134,8 +147,9 @@ def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, 
     settled(page)
     hexagon(page, 6, 10).click()
     page.wait_for_selector("#fire-map .fire-pairs")
-    body = {**situation([("u1", "allies", "artillery", 6, 10, 2), ("u2", "axis", "infantry", 4, 12, 4), ("u3", "axis", "armor", 5, 5, 3)],
-                        [{"row": 5, "col": 7, "terrain": "forest"}]), "unit": "u1"}
+    units = [("u1", "allies", "artillery", 6, 10, 2), ("u2", "axis", "infantry", 4, 12, 4),
+             ("u3", "axis", "armor", 5, 5, 3)]
+    body = {**situation(units, [{"row": 5, "col": 7, "terrain": "forest"}]), "unit": "u1"}
     expected = post(app, "/api/v1/fire-map", body)
     out = [b for b in expected["battles"] if b["attacker"] == "u1"]
     legal_out = [b for b in out if b["legal"]]

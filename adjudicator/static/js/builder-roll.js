@@ -75,6 +75,8 @@ export class Roll {
     const options = res.ok ? res.data.retreat?.options || [] : [];
     this.choice = options.length === 1 ? 0 : null;
     this.onChange();
+    // The outcome is what the player waits for: bring its first lines into the panel's view.
+    document.getElementById('roll-steps')?.scrollIntoView({block: 'nearest'});
   }
 
   /** The outcome on the board: the figures lost on the target, and the retreat paths. */
