@@ -164,3 +164,23 @@ def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, 
     for b in illegal:
         assert b["why_not"][0]["text"] in listed
     save_screenshot(page, "play-fire-map-phone")
+
+
+def test_on_a_desktop_the_roll_sits_beside_the_board(desktop_page: Any, live_server: str, app: Any) -> None:
+    """The same roll entry in the side column of a wide screen: all dice faces at once
+    (rule `range_and_dice`: armor close assault on infantry rolls 3)."""
+    page = desktop_page
+    open_builder(page, live_server)
+    place(page, 5, 11, "allies", "armor")
+    place(page, 4, 12, "axis", "infantry")
+    settled(page)
+    page.click('[data-fk="enter-roll"]')
+    for face in ("infantry", "grenade", "flag"):
+        page.click(f'[data-fk="roll-{face}"]')
+    page.wait_for_selector("#roll-steps")
+    units = [("u1", "allies", "armor", 5, 11, 3), ("u2", "axis", "infantry", 4, 12, 4)]
+    expected = post(app, "/api/v1/resolve", {**situation(units), "attacker": "u1", "target": "u2",
+                                              "rolled": {"infantry": 1, "grenade": 1, "flag": 1}})
+    assert page.locator("#roll-steps li").count() == len(expected["steps"])
+    assert page.locator("text.loss-text").text_content() == f"−{expected['figures_lost']}"
+    save_screenshot(page, "play-roll-desktop")

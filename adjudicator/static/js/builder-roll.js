@@ -76,7 +76,8 @@ export class Roll {
     this.choice = options.length === 1 ? 0 : null;
     this.onChange();
     // The outcome is what the player waits for: bring its first lines into the panel's view.
-    document.getElementById('roll-steps')?.scrollIntoView({block: 'nearest'});
+    document.getElementById('roll-steps-h')?.scrollIntoView({block: 'start'});
+    this.onAnswer?.();
   }
 
   /** The outcome on the board: the figures lost on the target, and the retreat paths. */
@@ -139,7 +140,7 @@ export class Roll {
   outcomeParts({content, board, target, label, onApply, onHighlight}) {
     const d = this.answer.data;
     const link = (id) => (id && content.ruleUrl(id) ? h('a', {href: content.ruleUrl(id), class: 'rule-link'}, content.name(id)) : null);
-    const out = [h('h4', {}, 'What happens'),
+    const out = [h('h4', {id: 'roll-steps-h'}, 'What happens'),
       h('ol', {class: 'roll-steps', id: 'roll-steps'}, (d.steps || []).map((st) => h('li', {}, st.text, ' ', h('span', {class: 'cite'}, link(st.rule)))))];
     const options = d.retreat?.options || [];
     if (options.length > 1 || (options.length === 1 && d.vacated === 'owner_choice')) {

@@ -54,6 +54,14 @@ let lastFragment = null;
 
 const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
 const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults));
+/** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
+function centreOn(p) {
+  if (!p || !board.scale) return;
+  const wrap = $('#board-wrap');
+  const x = board.x(p.col) * board.scale;
+  if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) wrap.scrollLeft = x - wrap.clientWidth / 2;
+}
+if (roll) roll.onAnswer = () => centreOn(unitById(state, state.target));
 const fire = DATA && new FireMap(DATA.api.fire_map, () => { withFocusKept(renderSheet); drawOverlay(); });
 const wide = window.matchMedia('(min-width: 62rem)');
 
@@ -145,6 +153,7 @@ async function startMove(unit) {
   const move = ui.move;
   render();
   board.focusHex(unit.row, unit.col);
+  centreOn(unit);
   await fetchMoves(DATA.api.move, state, unit, move);
   if (ui.move !== move) return;
   const queued = move.queued;
@@ -266,7 +275,7 @@ function withFocusKept(fn) {
 }
 
 function render() {
-  fire?.update(state, readonly || ui.moving ? null : selectedUnit());
+  fire?.update(state, ui.moving ? null : selectedUnit());
   board.render(state, ui);
   hint(toolHint());
   withFocusKept(() => {
