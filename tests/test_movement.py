@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
+from adjudicator.engine.movement import legal_moves
 from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import parse_situation
 
 A = {"row": 6, "col": 10}  # the mover's hex in most tests
 
@@ -480,3 +483,18 @@ def test_path_replaces_moved_and_moved_from(client: FlaskClient) -> None:
     stale = unit(row=5, col=11, moved=0, moved_from={"row": 7, "col": 11}, path=[A, {"row": 5, "col": 11}])
     answer = battle(client, [stale, unit("T", row=4, col=12, side="axis")])
     assert answer["legal"] and answer["attacker"]["moved"] == 1
+
+
+def test_a_malformed_moved_from_is_refused_even_with_a_path(client: FlaskClient) -> None:
+    bad = unit(row=5, col=11, moved_from={}, path=[A, {"row": 5, "col": 11}])
+    assert move(client, [bad], status=400)["error"]["field"].startswith("units[0].moved_from")
+
+
+def test_the_move_search_is_charged_to_the_work_budget(rulebook: Rulebook) -> None:
+    """Bounded work per request: the search charges the open budget, and a tiny budget stops it."""
+    situation = parse_situation({"units": [unit(kind="armor")]}, rulebook)
+    with work_budget(10_000) as spent:
+        legal_moves(situation, rulebook, "A")
+    assert spent.units > 0
+    with pytest.raises(WorkBudgetExceeded), work_budget(5):
+        legal_moves(situation, rulebook, "A")

@@ -300,28 +300,31 @@ def test_resolve_and_fire_map_are_in_the_openapi_document(client: FlaskClient) -
 
 # --- property: consistent with /battle, never a server error -------------------------------------
 
-TYPES = ["infantry", "armor", "artillery", "infantry", "armor"]
-TERRAINS = [None, None, None, "forest", "town", "hill", "church", "fortress"]
-OBSTACLES = [None, None, None, "sandbags", "wire", "bunker"]
-CENTRE = [(r, c) for r in range(2, 7) for c in range(6, 19) if (r + c) % 2 == 0]
+TYPES = {"infantry": 4, "armor": 3, "artillery": 2, "half_track": 2, "sniper": 1, "cavalry": 2,
+         "supply_truck": 2}
+BADGES = {"infantry": [None, None, "heroic_leader", "machine_gun", "special_forces"],
+          "armor": [None, None, "tank_destroyer", "elite_armor"], "artillery": [None, None, "mobile_artillery"]}
+TERRAINS = [None, None, None, "forest", "town", "hill", "church", "fortress", "ravine", "frozen_river"]
+OBSTACLES = [None, None, None, "sandbags", "wire", "bunker", "hedgehog"]
+CENTRE = [(r, c) for r in range(1, 8) for c in range(4, 21) if (r + c) % 2 == 0]
 
 
 @st.composite
 def battles(draw: Any) -> dict[str, Any]:
-    spots = draw(st.lists(st.sampled_from(CENTRE), min_size=2, max_size=6, unique=True))
+    spots = draw(st.lists(st.sampled_from(CENTRE), min_size=2, max_size=7, unique=True))
     units = []
     for i, (row, col) in enumerate(spots):
-        kind = draw(st.sampled_from(TYPES))
-        most = {"infantry": 4, "armor": 3, "artillery": 2}[kind]
+        kind = draw(st.sampled_from(sorted(TYPES)))
         extra: dict[str, Any] = {}
-        if kind == "infantry" and draw(st.booleans()):
-            extra["nation"] = draw(st.sampled_from(["japanese", "british", "italian"]))
-        if kind == "armor" and draw(st.integers(0, 4)) == 0:
-            extra["badges"] = ["tank_destroyer"]
+        if kind in ("infantry", "artillery") and draw(st.booleans()):
+            extra["nation"] = draw(st.sampled_from(["japanese", "british", "italian", "french_resistance"]))
+        badge = draw(st.sampled_from(BADGES.get(kind, [None])))
+        if badge:
+            extra["badges"] = [badge]
         units.append(unit("A" if i == 0 else "T" if i == 1 else f"U{i}",
                           "allies" if i == 0 else "axis" if i == 1 else draw(st.sampled_from(["allies", "axis"])),
-                          kind, row, col, draw(st.integers(1, most)), moved=draw(st.sampled_from([0, 0, 1])),
-                          **extra))
+                          kind, row, col, draw(st.integers(1, TYPES[kind])), moved=draw(st.sampled_from([0, 0, 1])),
+                          start_figures=TYPES[kind], **extra))
     hexes = []
     for row, col in draw(st.lists(st.sampled_from(CENTRE), max_size=8, unique=True)):
         terrain, obstacle = draw(st.sampled_from(TERRAINS)), draw(st.sampled_from(OBSTACLES))
@@ -329,13 +332,16 @@ def battles(draw: Any) -> dict[str, Any]:
             hexes.append({"row": row, "col": col, "terrain": terrain, "obstacle": obstacle})
     return {"board": "standard", "bottom_side": draw(st.sampled_from(["allies", "axis"])), "hexes": hexes,
             "units": units, "attacker": "A", "target": "T",
-            "combat_card": draw(st.sampled_from([None, None, "bitter_resistance"]))}
+            "rules": draw(st.sampled_from([[], [], ["reduced_visibility"], ["winter_weather"]])),
+            "card": draw(st.sampled_from([None, None, "armor_assault", "close_assault", "their_finest_hour"])),
+            "combat_card": draw(st.sampled_from([None, None, "bitter_resistance"])),
+            "overrun_battle": draw(st.sampled_from([False, False, True]))}
 
 
 FACES = ["infantry", "armor", "grenade", "star", "flag"]
 
 
-@settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=battles(), data=st.data())
 def test_resolve_agrees_with_battle_for_every_roll_that_adds_up(app: Flask, rulebook: Rulebook, doc: dict[str, Any],
                                                                 data: Any) -> None:

@@ -30,6 +30,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.budget import charge
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import bridged, hex_text
 from adjudicator.engine.geometry import Hex, distance
@@ -391,6 +392,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
             found.setdefault(here, []).append(state)
         if stopped:
             continue
+        charge(6)  # six neighbours examined (engine.budget: bounded work per request)
         is_first = here == start
         for to in board.neighbours(here):
             if to == start or to in state.path:

@@ -164,7 +164,7 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     Power, Barrage) and a combat card can grant one (Bitter Resistance), as in ``/battle``. A roll
     whose faces do not add up to the battle's dice raises IllegalSituation naming ``rolled``; an
     illegal battle is answered with nothing applied."""
-    rolled = {face: count for face, count in rolled.items()}
+    rolled = dict(rolled)
     total = sum(rolled.values())
     target = ruling.target
     steps: list[Reason] = []

@@ -601,7 +601,12 @@ function renderSummary() {
   const open = wide.matches || ui.expanded;
   el.setAttribute('aria-expanded', open ? 'true' : 'false');
   el.title = text.replace('LOS', 'line of sight');
-  fill(el, h('span', {class: 'b-summary-text'}, text), wide.matches ? null : h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}, ui.expanded ? '▾' : '▴'));
+  // The same live text node each time, so a screen reader hears each new ruling once.
+  const line = $('.b-summary-text', el) || el.appendChild(h('span', {class: 'b-summary-text', 'aria-live': 'polite'}));
+  if (line.textContent !== text) line.textContent = text;
+  const more = $('.b-summary-more', el) || el.appendChild(h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}));
+  more.hidden = wide.matches;
+  more.textContent = ui.expanded ? '▾' : '▴';
   $('#ruling-box').classList.toggle('expanded', open);
   document.body.classList.toggle('ruling-open', ui.expanded && !wide.matches);
   $('#copy-ruling').hidden = !(ui.results.battle?.ok);
