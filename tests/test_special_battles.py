@@ -228,3 +228,9 @@ def test_resolving_an_ambush_that_repulses_the_attacker_takes_no_ground(client):
     ambush = client.post("/api/v1/resolve", json={**body, "card": "ambush"}).get_json()
     assert ordered["eliminated"] is True and ordered["take_ground"] is True
     assert ambush["eliminated"] is True and ambush["take_ground"] is False and ambush["overrun"] is False
+
+
+def test_no_battle_back_from_a_hex_where_the_unit_may_not_battle(client):
+    answer = battle(client, [unit("A", "axis", 5, 11), unit("B", "allies", 4, 12, nation="british")],
+                    [{"row": 4, "col": 12, "terrain": "ocean"}], attacker="A", target="B")
+    assert answer["legal"] is True and follow_ups(answer, "battle_back") == []

@@ -102,8 +102,10 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
         name = rulebook.names[nation_id]
         if ruling.card in rules.battle_back_not_with_cards:
             continue
-        if not rulebook.unit(target.profile).battles:
-            continue
+        t_rules = rulebook.unit(target.profile)
+        if not t_rules.battles or any(t_rules.unit_class in rulebook.hex_rules(f).cannot_battle_in
+                                      for f in situation.hex_state(target.hex).features()):
+            continue  # a unit that never battles, or may not battle where it stands (ocean), cannot battle back
         symbols, odds = _odds(situation, rulebook, target, attacker, rules.battle_back_dice)
         chance = None
         if ruling.odds is not None:
