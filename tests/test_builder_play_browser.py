@@ -184,3 +184,27 @@ def test_on_a_desktop_the_roll_sits_beside_the_board(desktop_page: Any, live_ser
     assert page.locator("#roll-steps li").count() == len(expected["steps"])
     assert page.locator("text.loss-text").text_content() == f"−{expected['figures_lost']}"
     save_screenshot(page, "play-roll-desktop")
+
+
+def test_the_steep_hill_example_opens_in_move_mode_and_the_climb_costs_two(
+        phone_page: Any, live_server: str, app: Any) -> None:
+    """Steep hill (rule `steep_hill`): moving up costs 2 hexes, so the infantry may not battle —
+    the gallery example opens with the shading, the hill in the "may not battle" tone, marked 2."""
+    page = phone_page
+    open_builder(page, live_server)
+    if page.locator("#examples-box:not([open])").count():
+        page.locator("#examples-box summary").click()
+    page.locator("#examples .example", has_text="steep hill").first.click()
+    page.wait_for_selector("#move-status.move-status")
+    units = [("A", "allies", "infantry", 6, 10, 4), ("B", "axis", "infantry", 4, 12, 4)]
+    body = {**situation(units, [{"row": 5, "col": 11, "terrain": "steep_hill"}]), "unit": "A"}
+    expected = post(app, "/api/v1/move", body)
+    hill = next(x for x in expected["reachable"] if (x["row"], x["col"]) == (5, 11))
+    assert (hill["hexes_moved"], hill["may_battle"]) == (2, False)
+    assert page.locator("polygon.move-stop").count() == sum(not x["may_battle"] for x in expected["reachable"])
+    assert page.locator("polygon.move-battle").count() == sum(
+        x["may_battle"] and (x["row"], x["col"]) != (6, 10) for x in expected["reachable"])
+    hexagon(page, 5, 11).click()
+    said = page.locator("#b-message").inner_text()
+    assert "Moved 2 hexes" in said and "may not battle" in said and hill["why"][0]["text"] in said
+    assert page.locator("polyline.move-trail").count() == 1

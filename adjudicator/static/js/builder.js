@@ -934,6 +934,8 @@ function buildExamples() {
         if (ex.state.select) {
           const u = unitById(state, ex.state.select);
           if (u) { ui.selected = {row: u.row, col: u.col}; commit(); }
+          // A movement example opens in move mode: the shading is the answer it shows.
+          if (u && ex.endpoint === 'move' && !readonly) startMove(u);
         }
         message(`Loaded the example “${ex.title}”.`);
         $('#board-wrap').scrollIntoView({block: 'nearest'});
