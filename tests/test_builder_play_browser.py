@@ -71,6 +71,14 @@ def test_infantry_moving_two_may_not_battle_and_the_board_shows_both_tones(
                                           "attacker": "u1", "target": "u2"})
     assert ruling["legal"], "the same hex without the move is a legal battle: the path made the difference"
     save_screenshot(page, "play-move-made-phone")
+    # The share link keeps the path: opened afresh, the same ruling and the same trail.
+    page.wait_for_timeout(400)
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("#builder.ready")
+    assert "Battle not allowed" in verdict(page)
+    assert page.locator("polyline.move-trail").count() == 1
 
 
 def test_tapping_a_hex_it_cannot_enter_says_why_with_the_rule(phone_page: Any, live_server: str, app: Any) -> None:

@@ -100,14 +100,15 @@ function reasonList(content, list) {
  * the last tap said (why a hex is out of reach, with rule links, and a way to put the unit there
  * anyway while setting a situation up).
  */
-export function moveSheet({content, move, unit, label, onCancel, onPlace}) {
+export function moveSheet({content, move, unit, label, onCancel, onPlace, onRetry}) {
   const parts = [];
   const d = move.answer?.ok ? move.answer.data : null;
   if (move.pending || !move.answer) {
     parts.push(h('p', {class: 'r-note', id: 'move-status'}, 'Working out where it may move…'));
   } else if (!move.answer.ok) {
     parts.push(h('p', {class: 'r-error', role: 'alert', id: 'move-status'}, `No moves: ${move.answer.error.message}`,
-      move.answer.error.field ? ` (field ${move.answer.error.field})` : ''));
+      move.answer.error.field ? ` (field ${move.answer.error.field})` : ''),
+    h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-retry', onclick: onRetry}, 'Try again'));
   } else {
     const n = (d.reachable || []).filter((x) => !(x.row === move.start.row && x.col === move.start.col)).length;
     parts.push(h('p', {class: 'move-status', id: 'move-status'},

@@ -358,7 +358,7 @@ function renderSheet() {
   if (unit && ui.moving === unit.id && ui.move) {
     fill(body, ...moveSheet({content, move: ui.move, unit, label: (p) => hexLabel(bd, p),
       onCancel: () => { stopMove(); commit({refresh: false}); },
-      onPlace: (p) => relocate(unit, p)}));
+      onPlace: (p) => relocate(unit, p), onRetry: () => startMove(unit)}));
     return;
   }
   if (unit) {
