@@ -66,14 +66,14 @@ export class FireMap {
       if (!u) continue;
       parts.push(board.hexShape(u, b.legal ? 'fire-out' : 'fire-out no', 0.78));
       const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text', {class: 'fire-text out', x: x + 12, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${b.dice}`));
+      if (b.legal) parts.push(s('text', {class: 'fire-text out', x: x + 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${b.dice}`));
     }
     for (const b of p.in) {
       const u = at(b.attacker);
       if (!u) continue;
       parts.push(board.hexShape(u, b.legal ? 'fire-in' : 'fire-in no', 0.68));
       const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text', {class: 'fire-text in', x: x - 12, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `${b.dice}→`));
+      if (b.legal) parts.push(s('text', {class: 'fire-text in', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `${b.dice}→`));
     }
     return parts;
   }

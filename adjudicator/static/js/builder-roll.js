@@ -88,7 +88,7 @@ export class Roll {
     const [x, y] = board.centre(target);
     if (d.figures_lost) {
       parts.push(board.hexShape(target, 'loss-hex', 0.95));
-      parts.push(s('text', {class: 'loss-text', x: x - 13, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      parts.push(s('text', {class: 'loss-text', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
         d.eliminated ? '✕' : `−${d.figures_lost}`));
     }
     const retreat = d.retreat?.options?.length ? d.retreat : null;
