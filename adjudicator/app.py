@@ -69,6 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return app
     app.extensions["catalogue"] = catalogue
     app.extensions["rulebook"] = catalogue.rulebook()
+    from adjudicator.engine.sightlines import warm_up
+
+    warm_up()  # line-of-sight tables of every board kind now, not on some user's first map
     if not app.config.get("SKIP_BUILD") and read_only_instance(instance_path):
         # A read-only instance folder (a read-only volume, a full disk remounted read-only): no
         # build lock, no rebuild, no WAL; serve the reference from the database as it is and let

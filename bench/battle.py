@@ -19,7 +19,7 @@ from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.geometry import BOARDS
-from adjudicator.engine.los import trace
+from adjudicator.engine.sightlines import relative
 from adjudicator.engine.situation import parse_situation
 
 REQUEST: dict[str, Any] = {
@@ -68,7 +68,7 @@ def main() -> None:
         return {**ruling_json(situation, rulebook, ruling), **aftermath_json(after)}
 
     def cold_geometry() -> dict[str, Any]:
-        trace.cache_clear()
+        relative.cache_clear()  # as if create_app had not built the line-of-sight tables
         return in_process()
 
     client = app.test_client()
@@ -83,8 +83,8 @@ def main() -> None:
     print(f"battle: legal={answer['legal']} dice={answer['dice']} eliminate={odds.get('eliminate')} "
           f"eliminate_after_retreat={odds.get('eliminate_after_retreat')} "
           f"retreat options={len(answer['retreat']['options'])}")
-    measure("in-process (warm geometry cache)", in_process)
-    measure("in-process (cold geometry cache)", cold_geometry)
+    measure("in-process (geometry tables built)", in_process)
+    measure("in-process (cold displacement table)", cold_geometry)
     measure("test client POST /api/v1/battle", over_http)
 
     rolled = {**REQUEST, "rolled": {"grenade": 1, "flag": 1}}

@@ -125,7 +125,7 @@ def test_m44_import_validates_dropped_units_in_linear_work(monkeypatch, rulebook
 
 def test_m44_answer_lists_a_capped_number_of_unknown_names(client):
     junk = [{"row": 0, "col": 0, "terrain": {"name": f"junk{i}"}} for i in range(MAX_LISTED + 300)]
-    junk_hexes = [{"row": 4, "col": 10, "tags": [{"name": f"tag{i}"} for i in range(20)]}]
+    junk_hexes = [{"row": 4, "col": 10, "tags": [{"name": f"junktag{i}"} for i in range(20)]}]
     response = client.post("/api/v1/import/m44", json=m44(junk + junk_hexes, "OVERLORD"))
     assert response.status_code == 200
     body = response.get_json()

@@ -1,20 +1,16 @@
 """Exact line of sight (content ``line_of_sight``; Game help summary, Battle — Line of sight).
 
-Geometry is done on whole numbers only. In the coordinates ``x = 3*col``, ``y = 3*row`` (an
-affine image of the real board, which keeps straight lines straight and incidences intact) a hex
-centre is ``(3c, 3r)`` and its six corners are the integer points ``(3c±3, 3r±1)`` and
-``(3c, 3r±2)``. For the centre-to-centre segment every nearby hex is classified as
-
-- *crossed*: the segment meets the hex's interior;
-- *edge*: the segment runs along one of its edges for a positive length (the pair of hexes on
-  both sides of that edge is reported);
-- *corner touch*: the segment meets it at a single corner; such a hex never blocks
-  (reading 2 of ``line_of_sight``).
+The geometry (which hexes a centre-to-centre line crosses, runs along at an edge, or touches at a
+corner, in whole numbers) lives in ``sightlines``, precomputed per board kind. Here are the rules.
 
 Blocking: an intermediate crossed hex holding an obstruction (any unit, or a feature with
 ``blocks_los`` under its ``los_rule``) blocks; an edge blocks only when the hexes on *both* of its
-sides are obstructions, each edge judged on its own (reading 1); the two end hexes never block;
-adjacent hexes always see each other; off-board hexes never block.
+sides are obstructions, each edge judged on its own (reading 1); a corner touch never blocks
+(reading 2); the two end hexes never block; adjacent hexes always see each other; off-board hexes
+never block.
+
+``line_of_sight`` rules on one pair with every reason; ``sight_map`` answers "who sees whom" for
+many origins at once with bit sets over the precomputed shadows, and agrees with it on every pair.
 """
 
 from __future__ import annotations
@@ -22,13 +18,19 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import reduce
+from operator import or_
 from typing import Any, Literal
 
+from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import HexRules, Rulebook
-from adjudicator.engine.situation import Situation
+from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
+from adjudicator.engine.situation import HexState, Situation
+
+__all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
+           "hex_json", "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
 
 LOS_RULE = "line_of_sight"
 """The core content entry every line-of-sight ruling cites."""
@@ -37,100 +39,6 @@ READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crosse
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
 LAKE_READING = "contiguous_touched"
 """Lake hexes count only as a run of two or more contiguous lake hexes crossed or run along."""
-
-# Corner offsets of a hex, clockwise on screen (y grows downward) from the top corner, and the
-# (row, col) step to the neighbour across the edge from corner i to corner i+1.
-CORNERS: tuple[tuple[int, int], ...] = ((0, -2), (3, -1), (3, 1), (0, 2), (-3, 1), (-3, -1))
-ACROSS_EDGE: tuple[tuple[int, int], ...] = ((-1, 1), (0, 2), (1, 1), (1, -1), (0, -2), (-1, -1))
-
-
-@dataclass(frozen=True)
-class Trace:
-    """Which hexes a centre-to-centre segment crosses, runs along, or touches at a corner.
-
-    Pure geometry, independent of any board: ``crossed`` excludes the two end hexes and is
-    ordered from ``start`` to ``end``; ``edges`` holds each shared edge once as the pair of hexes
-    on its two sides (which may lie off the board), also in order along the line."""
-
-    start: Hex
-    end: Hex
-    crossed: tuple[Hex, ...]
-    edges: tuple[tuple[Hex, Hex], ...]
-    corners: tuple[Hex, ...]
-
-
-@lru_cache(maxsize=65536)
-def trace(start: Hex, end: Hex) -> Trace:
-    """Classify every hex near the segment between the centres of ``start`` and ``end``.
-
-    Only hexes in the segment's bounding box (widened by one column for edges) can meet it, so
-    only those are tested. For a hex with corners ``v``, ``s = cross(d, v - P0)`` says on which
-    side of the line each corner lies and ``p = dot(v - P0, d)`` where along it; the segment is
-    ``0 <= p <= |d|^2``. Neither end centre lies on another hex, so a hex met by the line is
-    either wholly between the ends or wholly beyond them, and one point decides which."""
-    ax, ay = 3 * start.col, 3 * start.row
-    dx, dy = 3 * (end.col - start.col), 3 * (end.row - start.row)
-    length2 = dx * dx + dy * dy
-    crossed: list[tuple[int, Hex]] = []
-    edges: dict[tuple[Hex, Hex], int] = {}
-    corners: list[tuple[int, Hex]] = []
-    if length2 == 0:
-        return Trace(start, end, (), (), ())
-    row_lo, row_hi = sorted((start.row, end.row))
-    col_lo, col_hi = sorted((start.col, end.col))
-    for row in range(row_lo, row_hi + 1):
-        first = col_lo - 1 if (row + col_lo - 1) % 2 == 0 else col_lo
-        for col in range(first, col_hi + 2, 2):
-            h = Hex(row, col)
-            if h in (start, end):
-                continue
-            cx, cy = 3 * col - ax, 3 * row - ay
-            s = [dx * (cy + oy) - dy * (cx + ox) for ox, oy in CORNERS]
-            positive = any(v > 0 for v in s)
-            negative = any(v < 0 for v in s)
-            if positive and negative:
-                if _crosses_between(s, [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS], length2):
-                    crossed.append((dx * cx + dy * cy, h))
-                continue
-            zeros = [i for i, v in enumerate(s) if v == 0]
-            if not zeros:
-                continue
-            p = [dx * (cx + ox) + dy * (cy + oy) for ox, oy in CORNERS]
-            if len(zeros) == 1:
-                if 0 < p[zeros[0]] < length2:
-                    corners.append((p[zeros[0]], h))
-                continue
-            i = zeros[0] if (zeros[0] + 1) % 6 == zeros[1] else zeros[1]  # edge from corner i to i+1
-            if 0 < p[i] + p[(i + 1) % 6] < 2 * length2:
-                dr, dc = ACROSS_EDGE[i]
-                other = Hex(row + dr, col + dc)
-                pair = (h, other) if h < other else (other, h)
-                edges[pair] = p[i] + p[(i + 1) % 6]
-    return Trace(
-        start,
-        end,
-        tuple(h for _, h in sorted(crossed)),
-        tuple(pair for pair, _ in sorted(edges.items(), key=lambda item: (item[1], item[0]))),
-        tuple(h for _, h in sorted(corners)),
-    )
-
-
-def _crosses_between(s: list[int], p: list[int], length2: int) -> bool:
-    """True when the chord of a hex the line passes through lies between the segment's ends.
-
-    Any one point of the chord decides (see ``trace``): a corner on the line, or the crossing
-    point on an edge whose corners lie on opposite sides, at ``p = (s_i p_j - s_j p_i) / (s_i -
-    s_j)``, compared without division."""
-    for i in range(6):
-        j = (i + 1) % 6
-        if s[i] == 0:
-            return 0 < p[i] < length2
-        if (s[i] > 0) != (s[j] > 0) and s[j] != 0:
-            num, den = s[i] * p[j] - s[j] * p[i], s[i] - s[j]
-            if den < 0:
-                num, den = -num, -den
-            return 0 < num < length2 * den
-    return False  # unreachable: a line with corners on both sides crosses some edge
 
 
 @dataclass(frozen=True)
@@ -239,10 +147,13 @@ class _Obstructions:
 
 def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: str) -> set[Hex] | None:
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
-    ``start``; None when ``start`` is not such a hex."""
-    members = {h for h, state in situation.hexes.items()
-               if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
-    return _component(start, members) if start in members else None
+    ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
+    def member(state: HexState) -> bool:
+        return any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())
+
+    if not member(situation.hex_state(start)):
+        return None
+    return _component(start, {h for h, state in situation.hexes.items() if member(state)})
 
 
 def _component(start: Hex, members: set[Hex]) -> set[Hex]:
@@ -306,6 +217,174 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
         tuple(h for h in line.corners if board.contains(h)),
         tuple(blockers), tuple(reasons), readings,
     )
+
+
+def sight_map(situation: Situation, rulebook: Rulebook,
+              origins: Iterable[Hex] | None = None) -> dict[Hex, frozenset[Hex]]:
+    """Every origin (default: every hex of the board) -> the hexes it has clear line of sight to.
+
+    The same ruling as ``line_of_sight(...).clear`` for every pair (content ``line_of_sight``,
+    ``hill``, ``lake``), the origin itself and its neighbours included, but for a whole board in
+    a few milliseconds: the obstructions become one bit set, and the targets an origin cannot see
+    are the union of the precomputed shadows (``sightlines.BoardSight``) of its obstructed hexes
+    and of its edges with obstructions on both sides. An origin off the board is an
+    ``IllegalSituation`` naming ``origins[i]``."""
+    sight = board_sight(situation.board)
+    if origins is None:
+        chosen: Iterable[Hex] = sight.hexes
+    else:
+        chosen = dict.fromkeys(origins)
+        for i, h in enumerate(chosen):
+            if not isinstance(h, Hex) or h not in sight.index:
+                raise IllegalSituation(f"origins[{i}]", f"{h!r} is not a hex of the {situation.board.kind} board")
+    sweep = _Sweep(situation, rulebook, sight)
+    full, index, hexset = sight.full, sight.index, sight.hexset
+    if origins is None:  # by number: hashing a Hex costs more than the sweep's bit operations
+        return {h: hexset(full & ~sweep.blocked(i, h)) for i, h in enumerate(sight.hexes)}
+    return {h: hexset(full & ~sweep.blocked(index[h], h)) for h in chosen}
+
+
+class _Sweep:
+    """The obstructions of one situation as bit sets over one board's hexes, and the sweep.
+
+    What obstructs a line depends on the line only through two rules, handled here exactly as
+    ``_Obstructions`` does for one line:
+
+    - plateau (content ``hill``): a feature of group ``g`` is excused when both ends and the hex
+      stand in one contiguous group of ``g``; so the targets of an origin on such a group fall
+      into classes (inside or outside each of its groups), each with its own obstruction set;
+    - lake groups (content ``lake``): a lake hex obstructs only as part of a run of contiguous
+      lake hexes the line meets. Lakes only ever add obstructions, so a target already blocked
+      without them stays blocked; the few others whose line meets a possible run are ruled pair
+      by pair with ``_Obstructions`` itself."""
+
+    def __init__(self, situation: Situation, rulebook: Rulebook, sight: BoardSight) -> None:
+        self.situation, self.rulebook, self.sight = situation, rulebook, sight
+        index = sight.index
+        always = 0
+        plateaus: dict[str, int] = {}
+        lake_sizes: dict[int, int] = {}
+        self.offboard_lakes = False
+        for h, state in situation.hexes.items():
+            i = index.get(h)
+            for feature in state.features():
+                rules = rulebook.hex_rules(feature)
+                if not rules.blocks_los:
+                    continue
+                if rules.los_rule == "lake_group":
+                    if i is None:
+                        self.offboard_lakes = True  # not from parse_situation; rule every lake pair
+                    else:
+                        lake_sizes[i] = max(lake_sizes.get(i, 0), rules.los_min_group)
+                elif i is None:
+                    continue  # off the board: never obstructs
+                elif rules.los_rule == "plateau" and rules.plateau:
+                    plateaus[rules.plateau] = plateaus.get(rules.plateau, 0) | 1 << i
+                else:
+                    always |= 1 << i
+        for unit in situation.units:
+            i = index.get(unit.hex)
+            if i is not None:
+                always |= 1 << i
+        self.always = always
+        self.lake_sizes = lake_sizes
+        # Per plateau group with obstructing hexes: those hexes, and each member's component.
+        self.groups: list[tuple[int, dict[int, int]]] = []
+        for group, obstructing in plateaus.items():
+            members = {h for h, state in situation.hexes.items()
+                       if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
+            component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
+            for h in members:
+                if index.get(h) is not None and index[h] not in component_of:
+                    component = _component(h, members)
+                    bits = sight.mask(component)
+                    component_of.update(dict.fromkeys((index[x] for x in component if x in index), bits))
+            self.groups.append((obstructing, component_of))
+        self._lists: dict[int, list[int]] = {}
+        self.on_plateau = {i for _, component_of in self.groups for i in component_of}
+        self.off_plateau = [(sight.full, reduce(or_, (obstructing for obstructing, _ in self.groups), always))]
+        """The one class of an origin on no plateau group: every plateau hex obstructs."""
+
+    def classes(self, origin: int) -> list[tuple[int, int]]:
+        """(targets, obstructions) for the targets of hex ``origin`` sharing one obstruction set."""
+        if origin not in self.on_plateau:
+            return self.off_plateau
+        full = self.sight.full
+        mine = [(obstructing, component_of[origin]) for obstructing, component_of in self.groups
+                if origin in component_of]
+        base = self.always
+        for obstructing, component_of in self.groups:
+            if origin not in component_of:
+                base |= obstructing
+        found = [(full, base)]
+        for obstructing, component in mine:  # split every class into inside / outside the group
+            found = [part for targets, obstruct in found for part in (
+                (targets & component, obstruct | (obstructing & ~component)),
+                (targets & ~component, obstruct | obstructing)) if part[0]]
+        return found
+
+    def obstructed(self, obstruct: int) -> list[int]:
+        """The numbers of the hexes in ``obstruct`` (a few distinct sets per situation, kept)."""
+        found = self._lists.get(obstruct)
+        if found is None:
+            found = self._lists[obstruct] = self.sight.bits(obstruct)
+        return found
+
+    def blocked(self, si: int, origin: Hex) -> int:
+        """The targets ``origin`` (hex number ``si``) has no line of sight to."""
+        cross, runs = self.sight.cross[si], self.sight.runs[si]
+        out = 0
+        for targets, obstruct in self.classes(si):
+            shadow = reduce(or_, map(cross.__getitem__, self.obstructed(obstruct)), 0)
+            for both, targets_along in runs:
+                if obstruct & both == both:  # reading 1: an edge blocks when both its sides do
+                    shadow |= targets_along
+            if self.lake_sizes or self.offboard_lakes:
+                shadow |= self._lake_blocked(si, origin, targets & ~shadow, obstruct)
+            out |= shadow & targets
+        return out
+
+    def _lake_candidates(self, si: int) -> int:
+        """Targets whose line from hex ``si`` meets a lake hex that could block: one that counts
+        on its own, or two touching lake hexes (every run of two or more holds such a pair)."""
+        sight = self.sight
+        cross, side = sight.cross[si], sight.side[si]
+        touch = {i: cross[i] | side.get(i, 0) for i in self.lake_sizes}
+        out = 0
+        for i, size in self.lake_sizes.items():
+            if size <= 1:
+                out |= touch[i]
+            for j in sight.neighbours[i]:
+                if j > i and j in touch:
+                    out |= touch[i] & touch[j]
+        return out
+
+    def _lake_blocked(self, si: int, origin: Hex, open_targets: int, obstruct: int) -> int:
+        """Of ``open_targets``, those a run of lake hexes blocks, ruled line by line."""
+        sight = self.sight
+        if not self.offboard_lakes:
+            open_targets &= self._lake_candidates(si)
+        out = 0
+        for ei in sight.bits(open_targets):
+            line = trace(origin, sight.hexes[ei])
+            lakes = _Obstructions(self.situation, self.rulebook, line)._lake_runs()
+            if lakes and _line_blocked(sight, line, obstruct | sight.mask(lakes)):
+                out |= 1 << ei
+        return out
+
+
+def _line_blocked(sight: BoardSight, line: Trace, obstruct: int) -> bool:
+    """A crossed hex obstructed, or an edge obstructed on both sides (off-board hexes never are)."""
+    index = sight.index
+    for h in line.crossed:
+        i = index.get(h)
+        if i is not None and obstruct >> i & 1:
+            return True
+    for a, b in line.edges:
+        i, j = index.get(a), index.get(b)
+        if i is not None and j is not None and obstruct >> i & 1 and obstruct >> j & 1:
+            return True
+    return False
 
 
 def _dedupe(reasons: Iterable[Reason]) -> list[Reason]:
