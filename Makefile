@@ -10,6 +10,10 @@ HOST    ?= 127.0.0.1
 PORT    ?= 5000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
+# Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
+PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
+PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.wasm
+
 .PHONY: run serve test lint build check browser clean
 
 $(BIN)/python:
@@ -23,9 +27,22 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Build the database and search index only when missing or when content/ changed.
-build: $(STAMP)
+# Build the database and search index only when missing or when content/ changed; the engine
+# bundle for offline rulings is rewritten when the engine or the content changed.
+build: $(STAMP) $(PYODIDE)
 	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content build
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) offline build
+
+# The pinned Pyodide core, fetched once with the system's npm (Debian's npm installed when missing);
+# generated under the static files, never in git.
+$(PYODIDE): | $(STAMP)
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian's npm for Pyodide"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+	rm -rf instance/npm && mkdir -p instance/npm
+	cd instance/npm && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null && tar xzf pyodide-$(PYODIDE_VERSION).tgz
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) offline build --pyodide-from instance/npm/package
+	rm -rf instance/npm
 
 check: $(STAMP)
 	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content check
@@ -52,9 +69,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check adjudicator tests bench
 
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
-test: $(STAMP) browser
+test: $(STAMP) $(PYODIDE) browser
 	$(BIN)/ruff check adjudicator tests bench
 	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts
+	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts adjudicator/static/offline

@@ -52,11 +52,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         search,
     )
     from adjudicator.build import ensure_built
-    from adjudicator.cli import content_cli
+    from adjudicator.cli import content_cli, offline_cli
     from adjudicator.content.loader import ContentError, load_catalogue
     from adjudicator.web import register, register_broken_content
 
     app.cli.add_command(content_cli)
+    app.cli.add_command(offline_cli)
     db.init_app(app)
     try:
         catalogue = load_catalogue(Path(app.config["CONTENT_DIR"]))

@@ -1,4 +1,4 @@
-"""``flask --app adjudicator content check|build``."""
+"""``flask --app adjudicator content check|build`` and ``offline build``."""
 
 from __future__ import annotations
 
@@ -56,3 +56,24 @@ def build(force: bool) -> None:
     ran = ensure_built(catalogue, db.get_engine(), Path(current_app.instance_path), force=force)
     click.echo("built" if ran else "up to date", nl=False)
     click.echo(f": {len(catalogue.entries)} entries, content {catalogue.content_hash[:12]}")
+
+
+@click.group("offline")
+def offline_cli() -> None:
+    """Files for offline rulings in the browser (Pyodide and the engine bundle)."""
+
+
+@offline_cli.command("build")
+@click.option("--pyodide-from", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="An unpacked `pyodide` npm package to copy the core files from.")
+@with_appcontext
+def offline_build(pyodide_from: Path | None) -> None:
+    """Place Pyodide under the static files (when given) and write the engine bundle."""
+    from adjudicator.offline_engine import install_pyodide, write_bundle
+
+    if "content_error" in current_app.extensions:
+        raise SystemExit("the content does not validate: run `make check`")
+    static = current_app.static_folder or ""
+    if pyodide_from is not None:
+        click.echo(f"pyodide: {install_pyodide(pyodide_from, static)}")
+    click.echo(f"engine bundle: {write_bundle(static, current_app.extensions['rulebook'])}")

@@ -7,6 +7,7 @@ teardown."""
 from __future__ import annotations
 
 import contextlib
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,11 @@ def engine_for(url: str) -> Engine:
         Path(database).parent.mkdir(parents=True, exist_ok=True)  # a fresh machine has no folder yet
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        # A gevent worker serves many requests at once: cap its connections (others wait for a
+        # free one) so workers × connections stays under the server's max_connections.
+        kwargs["pool_size"] = int(os.environ.get("DB_POOL_SIZE", "5"))
+        kwargs["max_overflow"] = int(os.environ.get("DB_MAX_OVERFLOW", "5"))
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)

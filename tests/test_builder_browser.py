@@ -3,6 +3,8 @@ real engine endpoints: place units and terrain by tapping, read the ruling, shar
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 import pytest
@@ -240,7 +242,10 @@ def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
 
 
 def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, app):
-    open_builder(page, live_server)
+    """Re-Supply (Half-Tracks rules, Actions 24): with the re-supply rules in effect a truck serves a weakened unit."""
+    rules_on = base64.urlsafe_b64encode(json.dumps({"v": 1, "r": ["resupply"]}).encode()).decode().rstrip("=")
+    open_builder(page, live_server, f"/builder#s={rules_on}")  # a share link with the Re-Supply rule on
+    assert page.locator('#special-rules input[value="resupply"]').is_checked()
     place(page, 6, 10, "allies", "supply_truck")
     place(page, 6, 12, "allies", "infantry")  # placed and selected: take two figures off it
     page.click('[data-fk="edit"]')
@@ -251,7 +256,7 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
     expected = app.test_client().post("/api/v1/resupply", json={
         "units": [{"id": "u1", "side": "allies", "type": "supply_truck", "row": 6, "col": 10, "figures": 2},
                   {"id": "u2", "side": "allies", "type": "infantry", "row": 6, "col": 12, "figures": 2}],
-        "supplier": "u1"}).get_json()
+        "supplier": "u1", "rules": ["resupply"]}).get_json()
     assert [t["unit"] for t in expected["targets"]] == ["u2"]
     ruling = ruling_tab(page, "after")
     assert "Re-supply" in ruling or "RE-SUPPLY" in ruling

@@ -60,6 +60,10 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
             assert time.monotonic() < deadline, "make serve did not answer within 120 s"
             time.sleep(0.3)
         yield base, gunicorn_master(process.pid)
+    except BaseException:
+        log.flush()
+        print((instance.parent / f"serve-{port}.log").read_text(errors="replace")[-4000:])  # shown on failure
+        raise
     finally:
         with suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -159,7 +163,8 @@ def test_500_concurrent_saves_against_multi_worker_gunicorn_all_read_back(built,
         assert len({i for _, i in saved}) == SAVES
         for n, saved_id in saved:
             status, body = call(base, f"/api/v1/situations/{saved_id}")
-            assert status == 200 and body["situation"]["units"] == situation(n)["units"]
+            assert status == 200, body
+            assert body["situation"]["units"] == situation(n)["units"]
 
 
 def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(built):
@@ -195,7 +200,8 @@ def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(buil
         assert told, "no save succeeded"
         for n, saved_id in told.items():
             status, body = call(base, f"/api/v1/situations/{saved_id}")
-            assert status == 200 and body["situation"]["units"] == situation(n)["units"]
+            assert status == 200, body
+            assert body["situation"]["units"] == situation(n)["units"]
         for n in lost:  # the client retries what it was not told
             status, body = call(base, "/api/v1/situations", situation(n))
             assert status == 201

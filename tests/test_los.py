@@ -84,6 +84,22 @@ def test_trace_matches_fraction_clipping_oracle(origin: Hex) -> None:
         assert set(line.corners) == corner, target
 
 
+@pytest.mark.parametrize(("kind", "origin"), [("breakthrough", Hex(0, 0)), ("breakthrough", Hex(16, 24)),
+                                              ("overlord", Hex(8, 50))])
+def test_trace_matches_fraction_clipping_oracle_on_tall_and_wide_boards(kind: str, origin: Hex) -> None:
+    """Steps longer than the standard board's (16 rows, 50 columns), both ways: traces are
+    computed once per step and moved, and a step and its opposite share one computation."""
+    for target in list(BOARDS[kind].hexes())[::3]:
+        if target == origin:
+            continue
+        line = trace(origin, target)
+        crossed, edge, corner = oracle(origin, target)
+        assert set(line.crossed) == crossed, target
+        assert {h for pair in line.edges for h in pair} == edge, target
+        assert set(line.corners) == corner, target
+        assert line.crossed == tuple(reversed(trace(target, origin).crossed)), target
+
+
 def test_crossed_hexes_are_in_order_along_the_line() -> None:
     line = trace(Hex(4, 2), Hex(4, 10))
     assert line.crossed == (Hex(4, 4), Hex(4, 6), Hex(4, 8))

@@ -4,8 +4,9 @@ Rules (action ``resupply``, units ``half_track`` and ``supply_truck``): a unit w
 ``can_resupply`` gives its own figures one for one to adjacent friendly ground units that are
 weakened (fewer figures than at the start), never beyond their starting count and never more than
 it has; units with ``resupplyable: false`` (single-figure units, trains, landing craft) never
-receive figures. A supplier with ``resupply_requires_rule`` (Half-Tracks: the Re-Supply rule)
-needs that rule in effect; the Supply Trucks rules set no such condition. The re-supplied units
+receive figures. A supplier with ``resupply_requires_rule`` (Half-Tracks and Supply Trucks: the
+Re-Supply rule, from the Re-Supply action summary that covers any vehicle with the ability) needs
+that rule in effect; which suppliers need it is content data, never an id here. The re-supplied units
 may not battle that turn, nor may a supplier that could otherwise battle (the Half-Track).
 """
 

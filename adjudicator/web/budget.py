@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, g, request
 
 from adjudicator.engine import budget
+from adjudicator.engine.api import too_complex_error
 from adjudicator.web.errors import error_json
 
 DEFAULT_WORK_BUDGET = 50_000
@@ -35,6 +36,5 @@ def register_budget(app: Flask) -> None:
 
     @app.errorhandler(budget.WorkBudgetExceeded)
     def too_complex(exc: budget.WorkBudgetExceeded) -> tuple[Response, int]:
-        return error_json(422, "too_complex", (
-            f"this situation needs more work than one request may spend ({exc.limit} units): "
-            f"fewer flags, a smaller board or fewer hazards will answer"), "(body)")
+        error = too_complex_error(exc.limit)["error"]  # the offline engine answers the same
+        return error_json(422, error["code"], error["message"], error["field"])

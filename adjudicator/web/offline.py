@@ -14,13 +14,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from adjudicator import REPO_ROOT
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
+from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
 from adjudicator.web.builder import builder_data
-from adjudicator.web.security import asset_version
+from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
 
@@ -29,14 +30,22 @@ BOARD_KINDS = ("standard", "overlord", "breakthrough")
 
 
 def static_files(static_folder: str) -> list[str]:
+    """The site's own static files. ``offline/`` (Pyodide and the engine bundle, ~12 MB) is left
+    out: only a builder user who opts in to offline rulings downloads it."""
     root = Path(static_folder)
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    return sorted(
+        str(p.relative_to(root)) for p in root.rglob("*")
+        if p.is_file() and p.relative_to(root).parts[0] != OFFLINE_DIR
+    )
 
 
 @cache
 def site_version(content_hash: str, static_folder: str) -> str:
-    """Changes whenever the content, a static file or a template changes."""
-    digest = hashlib.sha256(content_hash.encode())
+    """Changes whenever the content, a static file, a template, the engine or the Pyodide version
+    changes (the precached ``/api/v1/offline-engine`` names the bundle and the Pyodide folder)."""
+    digest = hashlib.sha256(content_hash.encode() + PYODIDE_VERSION.encode())
+    for source in sorted(ENGINE_DIR.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
     for name in static_files(static_folder):
         digest.update(name.encode() + asset_version(static_folder, name).encode())
     for template in sorted((REPO_ROOT / "templates").glob("*.html")):
@@ -54,8 +63,10 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
     urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
+    urls.append(url_for("offline.offline_engine"))
+    # Each static file once, under the URL pages use (with its content hash); the worker answers
+    # a request for the same file without the hash from that entry.
     for name in static_files(static_folder):
-        urls.append(url_for("static", filename=name))
         urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
     return list(dict.fromkeys(urls))
 
@@ -139,6 +150,69 @@ def _ranking() -> dict[str, Any]:
     if generation is None:
         raise LookupError("no search index")
     return search.offline_tables(generation)
+
+
+@bp.get("/api/v1/offline-engine")
+def offline_engine() -> Any:
+    """Where the builder finds Pyodide and the engine bundle for offline rulings, the bytes the
+    opt-in downloads, and the endpoints the local engine answers (``engine.api.ENDPOINTS``).
+    ``available`` is false when ``make build`` has not fetched Pyodide."""
+    from adjudicator.engine.api import ENDPOINTS
+
+    assets = offline_assets(current_app.static_folder or "", current_app.extensions["rulebook"])
+    if assets is None:
+        body: dict[str, Any] = {"available": False}
+    else:
+        body = {
+            "available": True,
+            "pyodide_version": assets["pyodide_version"],
+            "index_url": url_for("static", filename=assets["index"]),
+            "files": [url_for("static", filename=f) for f in assets["files"]],
+            "bundle": url_for("static", filename=assets["bundle"]),
+            "bytes": assets["bytes"],
+            "endpoints": sorted(ENDPOINTS),
+            "work_budget": int(current_app.config.get("ENGINE_WORK_BUDGET") or 0) or None,
+        }
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.before_app_request
+def serve_precompressed() -> Response | None:
+    """Pyodide's files have a ``.gz`` twin made at build time: send it to clients that accept
+    gzip rather than compressing 8 MB of wasm on every request (or sending it raw)."""
+    prefix = f"/static/{OFFLINE_DIR}/"
+    if (request.method not in ("GET", "HEAD") or not request.path.startswith(prefix)
+            or "gzip" not in request.headers.get("Accept-Encoding", "")):
+        return None
+    root = Path(current_app.static_folder or "").resolve()
+    path = (root / request.path[len("/static/"):]).resolve()
+    twin = path.with_name(path.name + ".gz")
+    if root not in path.parents or not path.is_file() or not twin.is_file():
+        return None
+    import mimetypes
+
+    response = send_file(twin, mimetype=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+                         conditional=True, etag=True)
+    response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers.pop("Content-Disposition", None)
+    return response
+
+
+WORKER_PATH = "/static/js/engine-worker.js"
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+
+
+@bp.after_app_request
+def worker_policy(response: Response) -> Response:
+    """The offline engine's worker compiles Pyodide's WebAssembly: only its own script gets
+    ``'wasm-unsafe-eval'`` (a worker follows the policy of its script's response); every page
+    keeps the strict policy."""
+    if request.path == WORKER_PATH:
+        response.headers["Content-Security-Policy"] = WORKER_CSP
+    return response
 
 
 @cache

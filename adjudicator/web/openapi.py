@@ -445,7 +445,8 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "only counted."),
             "/api/v1/resupply": _post(
                 "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
-                "Half-Tracks and Supply Trucks hand figures to adjacent weakened units."),
+                "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
+                "include resupply."),
             "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
             "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
                 {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, jsonify, request
 
-from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine import api
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import Situation, parse_situation
+from adjudicator.engine.situation import Situation
 from adjudicator.web.errors import ApiError
 
 MAX_DEPTH = 8
@@ -54,30 +54,31 @@ def rulebook() -> Rulebook:
     return current_app.extensions["rulebook"]
 
 
-def situation_from(data: dict[str, Any]) -> Situation:
+def _checked(call: Any) -> Any:
     try:
-        return parse_situation(data, rulebook())
-    except IllegalSituation as exc:
-        raise ApiError(exc.message, field=exc.field, code="invalid_situation") from None
+        return call()
+    except api.RequestError as exc:
+        raise ApiError(exc.message, field=exc.field, code=exc.code) from None
+
+
+def situation_from(data: dict[str, Any]) -> Situation:
+    return _checked(lambda: api.situation_of(data, rulebook()))
 
 
 def unit_id_field(data: dict[str, Any], name: str, situation: Situation) -> str:
     """A required field naming a unit of the situation."""
-    value = data.get(name)
-    if not isinstance(value, str) or not value:
-        raise ApiError(f"give the id of a unit in `{name}`", field=name)
-    try:
-        situation.unit(value, name)
-    except IllegalSituation as exc:
-        raise ApiError(exc.message, field=exc.field, code="unknown_unit") from None
-    return value
+    return _checked(lambda: api.unit_id_of(data, name, situation))
 
 
 def bool_field(data: dict[str, Any], name: str) -> bool:
     """An optional true/false field (absent or null is false); anything else is a 400 naming it."""
-    value = data.get(name)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ApiError(f"`{name}` must be true or false, got {type(value).__name__}", field=name)
-    return value
+    return _checked(lambda: api.bool_of(data, name))
+
+
+def engine_answer(name: str, data: dict[str, Any]) -> Response:
+    """The JSON answer of the engine endpoint ``/api/v1/<name>`` (``engine.api.ENDPOINTS``): the
+    same function the builder runs offline in the browser, so both give the same JSON."""
+    try:
+        return jsonify(api.engine_call(lambda: api.ENDPOINTS[name](data, rulebook())))
+    except api.RequestError as exc:
+        raise ApiError(exc.message, field=exc.field, code=exc.code) from None

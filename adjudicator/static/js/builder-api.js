@@ -1,5 +1,10 @@
 // JSON API calls. Every outcome comes back as {ok, status, data} or {ok: false, status, error}
 // with a message a player can read, so the page never breaks on a 4xx, a 5xx or no network.
+// When the server cannot be reached (or fails) and the player opted in to offline rulings, the
+// engine on this device answers instead (offline-engine.js), in the same shape plus `local`.
+import {localRequest, setupOffer, showNote} from './offline-engine.js';
+
+setupOffer();
 
 export async function postJSON(url, body, signal) {
   return request(url, {
@@ -19,6 +24,8 @@ async function request(url, init) {
     response = await fetch(url, init);
   } catch (err) {
     if (err.name === 'AbortError') return {ok: false, aborted: true};
+    const local = await localRequest(url, init).catch(() => null);
+    if (local) return local;
     return {ok: false, status: 0, error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
   }
   let data = null;
@@ -26,6 +33,12 @@ async function request(url, init) {
     data = await response.json();
   } catch {
     data = null;
+  }
+  if (response.status >= 500) {
+    const local = await localRequest(url, init).catch(() => null);
+    if (local) return local;
+  } else {
+    showNote(false);
   }
   if (response.ok && data) return {ok: true, status: response.status, data};
   const error = data?.error || {};

@@ -1,0 +1,281 @@
+"""The JSON API's engine half: request dict + rulebook -> answer dict, with no Flask.
+
+Each ``/api/v1/<name>`` engine endpoint is ``parse request -> pure engine -> dict``. The Flask
+views (``web/api_engine.py``, ``web/api_outcomes.py``) check the HTTP body (type, size, depth)
+and then call the function registered here under the endpoint's name; the builder's offline
+mode runs *this same module* in the browser (Pyodide, ``static/js/engine-worker.js``) so a
+ruling made on the phone is the JSON the server would have sent. Adding an endpoint to both is
+one line in ``ENDPOINTS``.
+
+A bad field raises ``RequestError`` (an ``IllegalSituation``) carrying the API error ``code``;
+both callers turn it into the same ``{"error": {"code", "message", "field"}}`` with status 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from adjudicator.engine import budget
+from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
+from adjudicator.engine.card_attack import assess_card_attack, card_attack_json, is_card_attack
+from adjudicator.engine.errors import IllegalSituation
+from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.follow_ups import follow_up_battles
+from adjudicator.engine.geometry import Hex
+from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.movement import legal_moves, move_json
+from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
+from adjudicator.engine.resupply import resupply_options
+from adjudicator.engine.retreat import retreat_options
+from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.situation import MAX_FIGURES, Situation, parse_hex, parse_situation
+
+MAX_CARD_LENGTH = 80
+MAX_FLAGS = 12  # input limit: more dice than any battle rolls
+T = TypeVar("T")
+
+
+class RequestError(IllegalSituation):
+    """A request field the API rejects with a 400; ``code`` is the API error code."""
+
+    def __init__(self, field: str, message: str, code: str = "bad_request") -> None:
+        super().__init__(field, message)
+        self.code = code
+
+
+def engine_call(call: Callable[[], T]) -> T:
+    """Run an engine call, marking a field-named IllegalSituation as an invalid request."""
+    try:
+        return call()
+    except RequestError:
+        raise
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "invalid_request") from None
+
+
+def situation_of(data: dict[str, Any], rulebook: Rulebook) -> Situation:
+    """The request's situation (board, hexes, units, rules); a bad one is ``invalid_situation``."""
+    try:
+        return parse_situation(data, rulebook)
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "invalid_situation") from None
+
+
+def hex_of(data: dict[str, Any], name: str, situation: Situation) -> Hex:
+    """A required ``{"row", "col"}`` field that must lie on the situation's board."""
+    if name not in data:
+        raise RequestError(name, f'`{name}` is required: a hex like {{"row": 4, "col": 10}}')
+    return engine_call(lambda: parse_hex(data[name], name, situation.board))
+
+
+def unit_id_of(data: dict[str, Any], name: str, situation: Situation) -> str:
+    """A required field naming a unit of the situation."""
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        raise RequestError(name, f"give the id of a unit in `{name}`")
+    try:
+        situation.unit(value, name)
+    except IllegalSituation as exc:
+        raise RequestError(exc.field, exc.message, "unknown_unit") from None
+    return value
+
+
+def bool_of(data: dict[str, Any], name: str) -> bool:
+    """An optional true/false field (absent or null is false)."""
+    value = data.get(name)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RequestError(name, f"`{name}` must be true or false, got {type(value).__name__}")
+    return value
+
+
+def int_of(data: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
+    """A whole-number field within ``low..high``; required when ``default`` is None."""
+    value = data.get(name)
+    if value is None:
+        if default is None:
+            raise RequestError(name, f"`{name}` is required (a whole number from {low} to {high})")
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(name, f"`{name}` must be a whole number, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise RequestError(name, f"`{name}` must be between {low} and {high}, got {value}")
+    return value
+
+
+def card_name_of(data: dict[str, Any], name: str) -> str | None:
+    """An optional card as given (the battle engine resolves and judges it)."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CARD_LENGTH:
+        raise RequestError(name, f"`{name}` must be a card id (a string of at most {MAX_CARD_LENGTH} characters)")
+    return value
+
+
+def card_of(data: dict[str, Any], name: str, kind: str, rulebook: Rulebook) -> str | None:
+    """An optional card named by id, name or alias, resolved among entries of ``kind``."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CARD_LENGTH:
+        raise RequestError(name, f"`{name}` must be the id of a {kind.replace('_', ' ')}")
+    entry = rulebook.resolve(value, kind)
+    if entry is None:
+        raise RequestError(name, f"unknown {kind.replace('_', ' ')} {value!r}", "unknown_card")
+    return entry
+
+
+def line_of_sight_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Line of sight between the centres of ``from`` and ``to`` (content ``line_of_sight``)."""
+    situation = situation_of(data, rulebook)
+    origin = hex_of(data, "from", situation)
+    target = hex_of(data, "to", situation)
+    ruling = line_of_sight(situation, rulebook, origin, target)
+    return los_json(situation.board, ruling)
+
+
+def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Legality, dice with their reasons, hits, exact odds and what may follow the roll; a card
+    that attacks by itself (``card`` without ``attacker``) goes to ``card_attack_answer``."""
+    situation = situation_of(data, rulebook)
+    card = card_name_of(data, "card")
+    if data.get("attacker") is None and card is not None:
+        return card_attack_answer(data, situation, card, rulebook)
+    attacker = unit_id_of(data, "attacker", situation)
+    target = unit_id_of(data, "target", situation)
+    combat_card = card_name_of(data, "combat_card")
+    overrun_battle = bool_of(data, "overrun_battle")
+    ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
+                                               combat_card=combat_card, overrun_battle=overrun_battle))
+    after = engine_call(lambda: battle_aftermath(situation, rulebook, ruling, card=ruling.card,
+                                                 combat_card=ruling.combat_card))
+    answer = ruling_json(situation, rulebook, ruling)
+    outcome = aftermath_json(after)
+    if answer["probabilities"] is not None:
+        for key in ("eliminate_after_retreat", "eliminate_after_retreat_exact"):
+            if key in outcome:
+                answer["probabilities"][key] = outcome.pop(key)
+    answer.update(outcome)
+    answer["follow_ups"] = [f.to_dict() for f in follow_up_battles(situation, rulebook, ruling, after.allowance)]
+    return answer
+
+
+def card_attack_answer(data: dict[str, Any], situation: Situation, card: str, rulebook: Rulebook) -> dict[str, Any]:
+    """A card that attacks by itself (Air Power, Barrage): ``card`` and ``target`` (plus, for a
+    group, ``targets``) and no ``attacker``."""
+    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    if not is_card_attack(rulebook, card_id):
+        raise RequestError("attacker", f"give the id of a unit in `attacker`: {rulebook.names[str(card_id)]} orders "
+                           "units, it does not attack by itself")
+    target = unit_id_of(data, "target", situation)
+    others = data.get("targets", [])
+    if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
+        raise RequestError("targets", "`targets` must be a list of unit ids")
+    attack = engine_call(lambda: assess_card_attack(situation, rulebook, str(card_id), target, tuple(others)))
+    return card_attack_json(situation, rulebook, attack)
+
+
+def retreat_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every legal retreat of ``unit`` for ``flags`` flags (after ``hits`` hits), with losses."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation)
+    flags = int_of(data, "flags", 0, MAX_FLAGS)
+    hits = int_of(data, "hits", 0, MAX_FIGURES, default=0)
+    card = card_of(data, "card", "command_card", rulebook)
+    combat_card = card_of(data, "combat_card", "combat_card", rulebook)
+    result = engine_call(lambda: retreat_options(situation, rulebook, unit, flags, card=card,
+                                                 combat_card=combat_card, hits=hits))
+    return result.to_dict()
+
+
+def resupply_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Whom ``supplier`` may re-supply this turn and with how many figures."""
+    situation = situation_of(data, rulebook)
+    supplier = unit_id_of(data, "supplier", situation)
+    return engine_call(lambda: resupply_options(situation, rulebook, supplier)).to_dict()
+
+
+def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
+    situation = situation_of(data, rulebook)
+    attacker = unit_id_of(data, "attacker", situation)
+    target = unit_id_of(data, "target", situation)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    overrun_battle = bool_of(data, "overrun_battle")
+    rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
+    ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
+                                               combat_card=combat_card, overrun_battle=overrun_battle))
+    resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
+    return resolution_json(situation, rulebook, resolution)
+
+
+def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every battle between enemy units as things stand, each as ``/battle`` rules it (``engine.fire_map``)."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation) if data.get("unit") is not None else None
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card))
+    return fire_map_json(shots)
+
+
+def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Every hex the unit may end its move on, with one best path each, whether it may still
+    battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
+    situation = situation_of(data, rulebook)
+    unit = unit_id_of(data, "unit", situation)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    after_battle = bool_of(data, "after_battle")
+    to = hex_of(data, "to", situation) if data.get("to") is not None else None
+    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    combat_id = engine_call(lambda: resolve_entry(rulebook, combat_card, "combat_card", "combat_card"))
+    ruling = engine_call(lambda: legal_moves(situation, rulebook, unit, card_id, combat_id, after_battle))
+    return move_json(situation, rulebook, ruling, to)
+
+
+Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
+
+ENDPOINTS: dict[str, Endpoint] = {
+    "line-of-sight": line_of_sight_answer,
+    "battle": battle_answer,
+    "retreat": retreat_answer,
+    "resupply": resupply_answer,
+    "resolve": resolve_answer,
+    "fire-map": fire_map_answer,
+    "move": move_answer,
+}
+"""``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
+
+
+def too_complex_error(limit: int) -> dict[str, Any]:
+    """The 422 answer to a request whose ruling needs more than ``limit`` work units (``budget``)."""
+    return {"error": {"code": "too_complex", "message": (
+        f"this situation needs more work than one request may spend ({limit} units): "
+        f"fewer flags, a smaller board or fewer hazards will answer"), "field": "(body)"}}
+
+
+def answer(name: str, data: Any, rulebook: Rulebook, work_budget: int | None = None) -> tuple[int, dict[str, Any]]:
+    """(status, JSON body) for a request to ``/api/v1/<name>``, as the API would answer it.
+
+    The offline worker calls this with the decoded body and the server's work budget (so a
+    situation the server refuses as too complex is refused on the phone too, not computed for
+    minutes); errors become the API's error JSON."""
+    if name not in ENDPOINTS:
+        return 404, {"error": {"code": "not_found", "message": f"no offline engine for /api/v1/{name}",
+                               "field": None}}
+    if not isinstance(data, dict):
+        return 400, {"error": {"code": "invalid_json", "message": "the body must be a JSON object", "field": "(body)"}}
+    try:
+        if work_budget is None:
+            return 200, ENDPOINTS[name](data, rulebook)
+        with budget.work_budget(work_budget):
+            return 200, ENDPOINTS[name](data, rulebook)
+    except budget.WorkBudgetExceeded as exc:
+        return 422, too_complex_error(exc.limit)
+    except RequestError as exc:
+        return 400, {"error": {"code": exc.code, "message": exc.message, "field": exc.field}}
+    except IllegalSituation as exc:
+        return 400, {"error": {"code": "invalid_request", "message": exc.message, "field": exc.field}}
