@@ -389,12 +389,7 @@ function renderSheet() {
       parts.push(h('p', {class: 'small'}, `Moved this turn: ${unit.path.map((p) => hexLabel(bd, p)).join(' → ')}. `,
         h('button', {type: 'button', class: 'button secondary', 'data-fk': 'unmove', onclick: () => { unit.row = unit.path[0].row; unit.col = unit.path[0].col; unit.path = null; unit.moved = 0; ui.selected = {row: unit.row, col: unit.col}; commit({push: true}); }}, 'Undo the move')));
     }
-    // The fire map: whom it can battle and who can battle it (builder-firemap.js).
-    parts.push(fire.sheet({state, content, label: (p) => hexLabel(bd, p), onPick: (b) => {
-      state.attacker = b.attacker;
-      state.target = b.target;
-      commit();
-    }}));
+
   } else {
     const common = content.p.common.units;
     const others = unitTypeOptions(content).filter((o) => !common.includes(o.value));
@@ -434,6 +429,14 @@ function renderSheet() {
       onclick: () => { if (unit) removeUnit(unit); state.hexes.delete(cellKey); commit(); }}, 'Clear this hex')));
   }
   parts.push(h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
+  // The fire map (builder-firemap.js) comes last, so the choices above never shift under a thumb.
+  if (unit) {
+    parts.push(fire.sheet({state, content, label: (p) => hexLabel(bd, p), onPick: (b) => {
+      state.attacker = b.attacker;
+      state.target = b.target;
+      commit();
+    }}));
+  }
   fill(body, ...parts);
 }
 
