@@ -53,7 +53,7 @@ def test_builder_ruling_is_readable(desktop_page, live_server):
     assert "Roll" in page.locator("#verdict").inner_text()
     assert audit(page) == []  # the hex sheet, open, and the first tab of the ruling
     tabs = page.locator('#ruling-tabs [role="tab"]')
-    assert tabs.count() == 5
+    assert tabs.count() == 6  # dice, roll (enter the roll), line of sight, retreat, odds, after
     for i in range(tabs.count()):  # every part of the ruling, each under its own tab
         tabs.nth(i).click()
         assert audit(page) == []

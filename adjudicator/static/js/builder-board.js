@@ -240,8 +240,10 @@ export class BoardView {
   }
 
   /** Line of sight, retreat options, re-supply targets and an error hex, drawn over the board. */
-  setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null, errorHex = null} = {}) {
-    const parts = [];
+  setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null, errorHex = null,
+    under = [], extra = [], citedKeys = []} = {}) {
+    // `under` (move shading, trails) goes below the other overlays, `extra` (fire map, losses) above.
+    const parts = [...under];
     if (los && from && to) {
       const seen = new Set();
       for (const p of los.crossed || []) { parts.push(this.hexShape(p, 'los-crossed', 0.97)); seen.add(key(p.row, p.col)); }
@@ -287,6 +289,7 @@ export class BoardView {
         parts.push(s('text', {class: 'resupply-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `+${t.max_figures}`));
       }
     }
+    parts.push(...extra);
     if (errorHex) parts.push(this.hexShape(errorHex, 'error-hex', 0.95));
     this.overlay.replaceChildren(...parts);
     // The hexes a ruling names show their coordinates.
@@ -296,6 +299,7 @@ export class BoardView {
     if (los) for (const p of los.blocked_by || []) cite(p);
     if (retreat) for (const opt of retreat.options || []) { cite(opt.end); for (const p of opt.path || []) cite(p); }
     for (const t of resupply || []) cite(t.hex);
+    for (const k of citedKeys) cited.add(k);
     for (const [k, {top}] of this.cells) top.classList.toggle('cited', cited.has(k));
   }
 

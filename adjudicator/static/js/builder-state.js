@@ -10,8 +10,9 @@
 //    "s": bottom side      (omitted: "allies"),
 //    "r": [rule ids],
 //    "h": [[row, col, terrain, obstacle, owner]]                     trailing "" trimmed,
-//    "u": [[id, side, type, row, col, figures, start, badges, nation, moved]]
-//         start 0 = the type's standard count, badges joined with "+", "" / 0 trimmed at the end,
+//    "u": [[id, side, type, row, col, figures, start, badges, nation, moved, path]]
+//         start 0 = the type's standard count, badges joined with "+", path (the hexes moved
+//         through this turn, start first) as "row.col" joined with "_", "" / 0 trimmed at the end,
 //    "a": attacker id, "t": target id, "c": command card, "k": combat card, "f": retreat flags,
 //    "o": 1 when the battle is an armor overrun, "n": title}
 // Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
@@ -50,9 +51,18 @@ export function newState(from = EMPTY) {
       id: String(u.id), side: u.side, type: u.type, row: u.row, col: u.col,
       figures: u.figures, start_figures: u.start_figures ?? null,
       badges: Array.isArray(u.badges) ? [...u.badges] : [], nation: u.nation || null, moved: u.moved || 0,
+      path: cleanPath(u.path),
     });
   }
   return state;
+}
+
+/** A unit's path (start first, ending on its hex) as fresh {row, col} objects; null when it
+ * did not move. */
+function cleanPath(path) {
+  if (!Array.isArray(path) || path.length < 2) return null;
+  const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row, col: p.col}));
+  return out.length === path.length ? out : null;
 }
 
 /** The situation document for the API. */
@@ -73,7 +83,9 @@ export function situationDoc(state) {
     if (u.start_figures) out.start_figures = u.start_figures;
     if (u.badges.length) out.badges = [...u.badges];
     if (u.nation) out.nation = u.nation;
-    if (u.moved) out.moved = u.moved;
+    // A path says how the unit moved (issue #12): the engine derives `moved` from it.
+    if (u.path) out.path = u.path.map((p) => ({row: p.row, col: p.col}));
+    else if (u.moved) out.moved = u.moved;
     return out;
   });
   const doc = {board: state.board, bottom_side: state.bottom_side, hexes, units};
@@ -106,7 +118,7 @@ export function compact(state) {
   if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
   if (doc.units.length) {
     c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
-      (u.badges || []).join('+'), u.nation || '', u.moved || 0], ['', 0]));
+      (u.badges || []).join('+'), u.nation || '', u.moved || 0, (u.path || []).map((p) => `${p.row}.${p.col}`).join('_')], ['', 0]));
   }
   if (state.attacker) c.a = state.attacker;
   if (state.target) c.t = state.target;
@@ -126,11 +138,12 @@ export function expand(c) {
     bottom_side: c.s || 'allies',
     rules: list(c.r).map(String),
     hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain, obstacle, owner})),
-    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved]) => ({
+    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved, path]) => ({
       id, side, type, row, col, figures,
       start_figures: start || null,
       badges: badges ? String(badges).split('+').filter(Boolean) : [],
       nation: nation || null, moved: moved || 0,
+      path: path ? String(path).split('_').map((p) => { const [r, c2] = p.split('.').map(Number); return {row: r, col: c2}; }) : null,
     })),
     attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
     overrun_battle: c.o === 1,

@@ -14,6 +14,9 @@ import {Content} from './builder-content.js';
 import {h, $, $$, fill, pct} from './builder-dom.js';
 import {renderRuling, hexLabel} from './builder-results.js';
 import {segmented, unitFields, settleFigures, unitTypeOptions} from './builder-controls.js';
+import {fetchMoves, classify, moveOverlay, trails, moveSheet, movedText} from './builder-move.js';
+import {Roll} from './builder-roll.js';
+import {FireMap} from './builder-firemap.js';
 import {
   EMPTY, newState, situationDoc, savedDoc, encodeFragment, decodeFragment, key, nextUnitId, unitAt, unitById,
 } from './builder-state.js';
@@ -41,6 +44,7 @@ const ui = {
   expanded: false,
   tab: 'dice',
   moving: null,
+  move: null,  // the /move answer while moving (builder-move.js)
   labels: false,
   results: {},
   highlight: null,
@@ -49,6 +53,16 @@ const ui = {
 let lastFragment = null;
 
 const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
+const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults));
+/** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
+function centreOn(p) {
+  if (!p || !board.scale) return;
+  const wrap = $('#board-wrap');
+  const x = board.x(p.col) * board.scale;
+  if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) wrap.scrollLeft = x - wrap.clientWidth / 2;
+}
+if (roll) roll.onAnswer = () => centreOn(unitById(state, state.target));
+const fire = DATA && new FireMap(DATA.api.fire_map, () => { withFocusKept(renderSheet); drawOverlay(); });
 const wide = window.matchMedia('(min-width: 62rem)');
 
 // -- messages -------------------------------------------------------------------------------
@@ -67,7 +81,7 @@ function toolHint() {
   if (readonly) return 'Tap a hex to see what is on it.';
   if (ui.moving) {
     const u = unitById(state, ui.moving);
-    return u ? `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap the hex to move it to (Esc cancels).` : '';
+    return u ? `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; tap another to hear why not (Esc cancels).` : '';
   }
   if (!state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
   return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
@@ -108,7 +122,9 @@ function load(next, {push = true, note = null} = {}) {
   ui.selected = null;
   ui.editing = false;
   ui.moving = null;
+  ui.move = null;
   ui.results = {};
+  if (roll) roll.after = null;
   board.setBoard(currentBoard());
   syncGlobalControls();
   commit({push});
@@ -121,19 +137,7 @@ function load(next, {push = true, note = null} = {}) {
 function onHex(row, col, keyboard = false) {
   const unit = unitAt(state, row, col);
   message('');
-  if (ui.moving && !readonly) {
-    // "Move" here relocates a unit while setting up. A later version asks /api/v1/move for the
-    // hexes the unit may legally reach and draws them before this tap.
-    const mover = unitById(state, ui.moving);
-    if (unit && unit !== mover) {
-      hint(`${hexLabel(currentBoard(), {row, col})} is occupied; pick an empty hex (Esc cancels).`);
-      return;
-    }
-    if (mover) { mover.row = row; mover.col = col; }
-    ui.moving = null;
-    ui.selected = {row, col};
-    return commit();
-  }
+  if (ui.moving && !readonly) return moveTap(row, col, unit);
   ui.selected = {row, col};
   ui.editing = false;
   ui.expanded = false;
@@ -142,12 +146,78 @@ function onHex(row, col, keyboard = false) {
   if (keyboard) $('#sheet-body button, #sheet-body select, #sheet-body a')?.focus();
 }
 
+// -- move mode (builder-move.js) ----------------------------------------------------------------
+async function startMove(unit) {
+  ui.moving = unit.id;
+  ui.move = {tap: null, queued: null};
+  const move = ui.move;
+  render();
+  board.focusHex(unit.row, unit.col);
+  centreOn(unit);
+  await fetchMoves(DATA.api.move, state, unit, move);
+  if (ui.move !== move) return;
+  const queued = move.queued;
+  move.queued = null;
+  if (queued) moveTap(queued.row, queued.col, unitAt(state, queued.row, queued.col));
+  else render();
+}
+
+function stopMove() {
+  ui.moving = null;
+  ui.move = null;
+}
+
+/** Put the moving unit on a hex: along the engine's path, or (setting up) without a move. */
+function relocate(mover, to, path = null, hexesMoved = 0) {
+  const hadPath = Boolean(mover.path);
+  mover.row = to.row;
+  mover.col = to.col;
+  mover.path = path && path.length > 1 ? path.map((p) => ({row: p.row, col: p.col})) : null;
+  // The token's →n shows the hexes moved (climb costs counted); the engine reads the path.
+  if (mover.path) mover.moved = hexesMoved;
+  else if (hadPath) mover.moved = 0;
+  stopMove();
+  ui.selected = {row: to.row, col: to.col};
+  commit({push: true});
+}
+
+function moveTap(row, col, unit) {
+  const mover = unitById(state, ui.moving);
+  if (!mover) { stopMove(); return commit({refresh: false}); }
+  const move = ui.move;
+  const label = (p) => hexLabel(currentBoard(), p);
+  const what = classify(move, row, col);
+  if (what.kind === 'wait') {
+    if (move.answer && !move.answer.ok) { move.tap = {kind: 'beyond', allowance: 0, row, col}; return render(); }
+    move.queued = {row, col};
+    return;
+  }
+  if (what.kind === 'start') {
+    if (mover.path) return relocate(mover, mover.path[0]);
+    stopMove();
+    return commit({refresh: false});
+  }
+  if (unit && unit !== mover) {
+    move.tap = {kind: 'occupied', row, col};
+    return render();
+  }
+  if (what.kind === 'reach') {
+    relocate(mover, what.entry, what.entry.path, what.entry.hexes_moved);
+    message(movedText(content, what.entry, label));
+    return;
+  }
+  move.tap = {...what, row, col};
+  hint(what.kind === 'unreachable' ? `It cannot end its move on ${label({row, col})}: see why below.` : `${label({row, col})} is beyond its move.`);
+  withFocusKept(renderSheet);
+  drawOverlay();
+}
+
 function closeSheet() {
   const was = ui.selected;
   const inSheet = $('#sheet').contains(document.activeElement) || document.activeElement === document.body;
   ui.selected = null;
   ui.editing = false;
-  ui.moving = null;
+  stopMove();
   commit({refresh: false});
   if (was && inSheet) board.focusHex(was.row, was.col);
 }
@@ -164,7 +234,7 @@ function removeUnit(unit) {
   state.units = state.units.filter((u) => u !== unit);
   if (state.attacker === unit.id) state.attacker = null;
   if (state.target === unit.id) state.target = null;
-  if (ui.moving === unit.id) ui.moving = null;
+  if (ui.moving === unit.id) stopMove();
   settleRoles(null);
 }
 
@@ -205,6 +275,7 @@ function withFocusKept(fn) {
 }
 
 function render() {
+  fire?.update(state, ui.moving ? null : selectedUnit());
   board.render(state, ui);
   hint(toolHint());
   withFocusKept(() => {
@@ -284,6 +355,12 @@ function renderSheet() {
     commit();
   };
   const parts = [];
+  if (unit && ui.moving === unit.id && ui.move) {
+    fill(body, ...moveSheet({content, move: ui.move, unit, label: (p) => hexLabel(bd, p),
+      onCancel: () => { stopMove(); commit({refresh: false}); },
+      onPlace: (p) => relocate(unit, p), onRetry: () => startMove(unit)}));
+    return;
+  }
   if (unit) {
     const role = (name) => () => {
       const other = name === 'attacker' ? 'target' : 'attacker';
@@ -301,13 +378,18 @@ function renderSheet() {
       h('button', {type: 'button', class: 'button role-btn tgt', 'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t', onclick: role('target')}, 'Target'),
       h('button', {type: 'button', class: 'button secondary', 'data-fk': 'edit', 'aria-expanded': ui.editing ? 'true' : 'false',
         onclick: () => { ui.editing = !ui.editing; render(); }}, 'Edit'),
-      // The spot for "move": today it relocates the unit; a later version shows the legal moves.
+      // Move: the board shades where it may go (POST /api/v1/move, builder-move.js).
       h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move', 'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
-        onclick: () => { ui.moving = ui.moving === unit.id ? null : unit.id; render(); if (ui.moving) board.focusHex(unit.row, unit.col); }}, ui.moving === unit.id ? 'Cancel' : 'Move'),
+        onclick: () => startMove(unit)}, 'Move'),
       h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove', onclick: () => { removeUnit(unit); commit(); }}, 'Remove')));
     if (ui.editing) {
       parts.push(h('div', {class: 'b-form unit-form'}, unitFields(content, unit, () => { settleRoles(unit); commit(); }, {fk: 'unit'})));
     }
+    if (unit.path) {
+      parts.push(h('p', {class: 'small'}, `Moved this turn: ${unit.path.map((p) => hexLabel(bd, p)).join(' → ')}. `,
+        h('button', {type: 'button', class: 'button secondary', 'data-fk': 'unmove', onclick: () => { unit.row = unit.path[0].row; unit.col = unit.path[0].col; unit.path = null; unit.moved = 0; ui.selected = {row: unit.row, col: unit.col}; commit({push: true}); }}, 'Undo the move')));
+    }
+
   } else {
     const common = content.p.common.units;
     const others = unitTypeOptions(content).filter((o) => !common.includes(o.value));
@@ -347,7 +429,19 @@ function renderSheet() {
       onclick: () => { if (unit) removeUnit(unit); state.hexes.delete(cellKey); commit(); }}, 'Clear this hex')));
   }
   parts.push(h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
+  // The fire map (builder-firemap.js) comes last, so the choices above never shift under a thumb.
+  if (unit) {
+    parts.push(fire.sheet({state, content, label: (p) => hexLabel(bd, p), onPick: (b) => {
+      state.attacker = b.attacker;
+      state.target = b.target;
+      commit();
+    }}));
+  }
   fill(body, ...parts);
+}
+
+function selectedUnit() {
+  return ui.selected ? unitAt(state, ui.selected.row, ui.selected.col) : null;
 }
 
 function selectedSupplier() {
@@ -365,12 +459,90 @@ function renderResults() {
     onFlags: (n) => { state.flags = n; ui.highlight = null; commit(); },
     onHighlight: (i) => { ui.highlight = i; drawOverlay(); },
   });
+  renderRoll(ruling, attacker, target);
   renderTabs(ruling);
   drawOverlay();
   renderSummary();
 }
 
-const TABS = [['dice', 'Dice'], ['los', 'Line of sight'], ['retreat', 'Retreat'], ['odds', 'Odds'], ['after', 'After the battle']];
+/** "Enter the roll" (builder-roll.js): a tab after a legal ruling, opened from a button in the
+ * verdict; applying the outcome changes the board, then take ground and overrun are offered. */
+function renderRoll(ruling, attacker, target) {
+  const b = ui.results.battle;
+  roll.sync(state);
+  const legal = !readonly && attacker && target && b?.ok && b.data.legal && b.data.dice > 0 && !ui.pending;
+  const bd = currentBoard();
+  const label = (p) => hexLabel(bd, p);
+  if (!legal && !roll.after) return;
+  if (legal) {
+    $('#verdict', ruling)?.append(h('button', {type: 'button', class: 'button roll-open', 'data-fk': 'enter-roll',
+      onclick: () => { ui.tab = 'roll'; ui.expanded = true; render(); $('#tab-roll')?.focus(); }}, 'Enter the roll'));
+  }
+  const section = legal ? roll.section({state, content, board: bd, battle: b.data, attacker, target, label,
+    onHighlight: (i) => { ui.highlight = i; drawOverlay(); },
+    onApply: (o) => applyOutcome(attacker, target, o),
+    onTakeGround: takeGround,
+    onOverrun: overrun,
+  }) : h('section', {class: 'r-section roll', 'data-tab': 'roll'}, h('h3', {}, 'After the battle'),
+    roll.afterParts({content, label, onTakeGround: takeGround, onOverrun: overrun}));
+  ruling.append(section);
+}
+
+/** The outcome entered, applied: the target loses its figures, retreats or is removed; take
+ * ground and the overrun are offered when the hex is vacated and the ruling allows them. */
+function applyOutcome(attacker, target, o) {
+  const d = roll.answer.data;
+  const hex = {row: target.row, col: target.col};
+  if (o.eliminated) removeUnit(target);
+  else {
+    target.figures -= o.lost;
+    target.row = o.end.row;
+    target.col = o.end.col;
+    target.path = null;
+  }
+  const takeGround = o.vacated && (d.take_ground_if_vacated || d.take_ground);
+  const overrunOk = o.vacated && (d.overrun_if_vacated || d.overrun);
+  roll.after = takeGround ? {
+    attacker: attacker.id, hex, takeGround: true, overrun: overrunOk, rule: overrunOk ? 'armor_overrun' : 'take_ground',
+    text: (overrunOk ? d.advance?.overrun_reasons?.[0]?.text : d.advance?.take_ground_reasons?.[0]?.text) || '',
+  } : null;
+  ui.highlight = null;
+  ui.tab = 'roll';
+  message(o.eliminated ? 'The target is eliminated.' : `The target lost ${o.lost} figure${o.lost === 1 ? '' : 's'}${o.vacated ? ' and retreated' : ''}.`);
+  commit({push: true});
+}
+
+function takeGround() {
+  const a = roll.after;
+  const attacker = unitById(state, a?.attacker);
+  if (!attacker || unitAt(state, a.hex.row, a.hex.col)) { roll.after = null; return commit(); }
+  attacker.row = a.hex.row;
+  attacker.col = a.hex.col;
+  attacker.path = null;  // taking ground is not part of the move
+  roll.after = a.overrun ? {...a, takeGround: false} : null;
+  ui.selected = null;
+  message(`The attacker took ground on ${hexLabel(currentBoard(), a.hex)}.`);
+  commit({push: true});
+}
+
+/** The overrun battle: the same armor battles again, an enemy next to it first. */
+function overrun() {
+  const a = roll.after;
+  const attacker = unitById(state, a?.attacker);
+  roll.after = null;
+  if (!attacker) return commit();
+  const dist = (p, q) => { const dr = Math.abs(p.row - q.row); const dc = Math.abs(p.col - q.col); return dr + Math.max(0, (dc - dr) / 2); };
+  const enemies = state.units.filter((u) => u.side !== attacker.side).sort((p, q) => dist(attacker, p) - dist(attacker, q));
+  state.attacker = attacker.id;
+  state.target = enemies[0]?.id || null;
+  state.overrun_battle = true;
+  syncGlobalControls();
+  ui.tab = 'dice';
+  message('Armor overrun: the ruling is now the overrun battle (no second overrun follows).');
+  commit({push: true});
+}
+
+const TABS = [['dice', 'Dice'], ['roll', 'Roll'], ['los', 'Line of sight'], ['retreat', 'Retreat'], ['odds', 'Odds'], ['after', 'After the battle']];
 
 /** The ruling's parts as tabs: only the chosen part shows, so the board stays on screen. */
 function renderTabs(ruling) {
@@ -460,12 +632,20 @@ function drawOverlay() {
     const u = unitById(state, t.unit);
     return u ? {hex: {row: u.row, col: u.col}, max_figures: t.max_figures} : null;
   }).filter(Boolean) : null;
+  // While moving, the board shows where the unit may go; a selected unit shows its fire map; an
+  // entered roll shows its outcome (its own retreat paths instead of the flags picker's).
+  const moving = ui.moving && ui.move;
+  const rolled = !moving && roll ? roll.overlay(board, target) : {parts: [], retreat: null};
+  const showFire = !moving && fire?.unit && !rolled.retreat && !rolled.parts.length;
   board.setOverlay({
-    los: attacker && target && r.los?.ok ? r.los.data : null, from: attacker, to: target,
+    los: attacker && target && r.los?.ok && !moving ? r.los.data : null, from: attacker, to: target,
     // Retreats are drawn for a battle that may happen, or while one option is pointed at.
-    retreat: target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null,
+    retreat: moving || showFire ? null : rolled.retreat
+      || (target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null),
     retreatFrom: target,
-    highlight: ui.highlight, resupply, errorHex,
+    highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex,
+    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : [])],
+    extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
   });
 }
 
@@ -583,7 +763,7 @@ function buildGlobalControls() {
   $('#copy-ruling').addEventListener('click', copyRuling);
   document.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape') return;
-    if (ui.moving) { ui.moving = null; render(); } else if (ui.selected) closeSheet();
+    if (ui.moving) { stopMove(); render(); } else if (ui.selected) closeSheet();
     else if (ui.expanded) { ui.expanded = false; render(); }
   });
   wide.addEventListener('change', () => render());
@@ -757,6 +937,8 @@ function buildExamples() {
         if (ex.state.select) {
           const u = unitById(state, ex.state.select);
           if (u) { ui.selected = {row: u.row, col: u.col}; commit(); }
+          // A movement example opens in move mode: the shading is the answer it shows.
+          if (u && ex.endpoint === 'move' && !readonly) startMove(u);
         }
         message(`Loaded the example “${ex.title}”.`);
         $('#board-wrap').scrollIntoView({block: 'nearest'});
