@@ -17,6 +17,7 @@ import {segmented, unitFields, settleFigures, unitTypeOptions} from './builder-c
 import {fetchMoves, classify, moveOverlay, trails, moveSheet, movedText} from './builder-move.js';
 import {Roll} from './builder-roll.js';
 import {FireMap} from './builder-firemap.js';
+import {choice as offlineChoice} from './offline-engine.js';
 import {
   EMPTY, newState, situationDoc, savedDoc, encodeFragment, decodeFragment, key, nextUnitId, unitAt, unitById,
 } from './builder-state.js';
@@ -767,7 +768,8 @@ function buildGlobalControls() {
     else if (ui.expanded) { ui.expanded = false; render(); }
   });
   wide.addEventListener('change', () => render());
-  const offline = () => { $('#b-offline').hidden = navigator.onLine; };
+  // offline with the engine saved on this device, rulings still come (offline-engine.js says so)
+  const offline = () => { $('#b-offline').hidden = navigator.onLine || offlineChoice() === 'on'; };
   window.addEventListener('online', () => { offline(); scheduleRefresh(); });
   window.addEventListener('offline', offline);
   offline();

@@ -153,8 +153,9 @@ export async function localRequest(url, init) {
 
 /** "Ruled on this device" above the ruling while answers come from the local engine. */
 export function showNote(local) {
-  const ruling = document.getElementById('ruling');
-  if (!ruling) return;
+  // above the one-line ruling, which stays on screen (the full ruling below it may be folded away)
+  const bar = document.querySelector('#ruling-box .b-ruling-bar') || document.getElementById('ruling');
+  if (!bar) return;
   let note = document.getElementById('ruled-locally');
   if (!note && !local) return;
   if (!note) {
@@ -163,9 +164,12 @@ export function showNote(local) {
     note.className = 'b-local muted small';
     note.setAttribute('role', 'status');
     note.textContent = 'Ruled on this device: the server cannot be reached, so the rules engine saved on this phone answered.';
-    ruling.before(note);
+    bar.before(note);
   }
   note.hidden = !local;
+  // the plain 'rulings need the network' banner is wrong while this device rules
+  const banner = document.getElementById('b-offline');
+  if (banner && local) banner.hidden = true;
 }
 
 // -- the offer in the builder ----------------------------------------------------------------
