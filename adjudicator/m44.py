@@ -598,13 +598,7 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             if index is None:
                 raise M44Error(exc.field, exc.message) from None
             unit = doc["units"][index]
-            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
-            if badge and int(badge[1]) < len(unit.get("badges", [])):
-                dropped = unit["badges"].pop(int(badge[1]))
-                importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
-                if not unit["badges"]:
-                    del unit["badges"]
-            else:
+            if not _drop_rejected_badge(unit, rest, exc.message, importer):
                 del doc["units"][index]
                 importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
     try:
@@ -626,16 +620,24 @@ def _check_alone(alone: dict[str, Any], rulebook: Rulebook, importer: _Importer)
             index, rest = _unit_index(exc.field)
             if index is None:
                 return True  # a problem of the hexes: reported by the whole-document parse
-            badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
-            if badge and int(badge[1]) < len(unit.get("badges", [])):
-                dropped = unit["badges"].pop(int(badge[1]))
-                importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, exc.message))
-                if not unit["badges"]:
-                    del unit["badges"]
+            if _drop_rejected_badge(unit, rest, exc.message, importer):
                 continue
             importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
             return False
     return False
+
+
+def _drop_rejected_badge(unit: dict[str, Any], rest: str, message: str, importer: _Importer) -> bool:
+    """When the engine rejected one of the unit's badges (``rest`` is ``.badges[i]``), drop that
+    badge and list it in ``skipped``; False when the problem lies with the unit itself."""
+    badge = re.fullmatch(r"\.badges\[(\d+)\]", rest)
+    if not badge or int(badge[1]) >= len(unit.get("badges", [])):
+        return False
+    dropped = unit["badges"].pop(int(badge[1]))
+    importer.skipped.append(Unmapped(unit["row"], unit["col"], "badge", dropped, message))
+    if not unit["badges"]:
+        del unit["badges"]
+    return True
 
 
 def _unit_index(field_name: str) -> tuple[int | None, str]:
