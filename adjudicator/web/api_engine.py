@@ -7,45 +7,14 @@ one the builder runs offline in the browser). ``/retreat`` and ``/resupply`` liv
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import api
-from adjudicator.engine.geometry import Hex
-from adjudicator.engine.situation import Situation
-from adjudicator.web.errors import ApiError
 from adjudicator.web.openapi import openapi_document
 from adjudicator.web.requests import engine_answer, json_body, rulebook
 
 bp = Blueprint("api_engine", __name__, url_prefix="/api/v1")
-
-MAX_CARD_LENGTH = api.MAX_CARD_LENGTH
-T = TypeVar("T")
-
-
-def _api_error(exc: api.RequestError) -> ApiError:
-    return ApiError(exc.message, field=exc.field, code=exc.code)
-
-
-def _engine(call: Callable[[], T]) -> T:
-    """Run an engine call, turning a field-named IllegalSituation into a 400."""
-    try:
-        return api.engine_call(call)
-    except api.RequestError as exc:
-        raise _api_error(exc) from None
-
-
-def hex_field(data: dict[str, Any], name: str, situation: Situation) -> Hex:
-    """A required ``{"row", "col"}`` field that must lie on the situation's board."""
-    return _engine(lambda: api.hex_of(data, name, situation))
-
-
-def card_name(data: dict[str, Any], name: str) -> str | None:
-    """An optional card id as given (the battle engine resolves it)."""
-    return _engine(lambda: api.card_name_of(data, name))
-
 
 @bp.post("/line-of-sight")
 def line_of_sight_view() -> Any:

@@ -5,40 +5,16 @@ the builder runs offline in the browser)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Blueprint
 
 from adjudicator.engine import api
-from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import engine_answer, json_body, rulebook
+from adjudicator.web.requests import engine_answer, json_body
 
 bp = Blueprint("api_outcomes", __name__, url_prefix="/api/v1")
-T = TypeVar("T")
 
 MAX_FLAGS = api.MAX_FLAGS  # input limit: more dice than any battle rolls
-
-
-def _checked(call: Callable[[], T]) -> T:
-    try:
-        return api.engine_call(call)
-    except api.RequestError as exc:
-        raise ApiError(exc.message, field=exc.field, code=exc.code) from None
-
-
-def int_field(data: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
-    """A whole-number field within ``low..high``; required when ``default`` is None."""
-    return _checked(lambda: api.int_of(data, name, low, high, default))
-
-
-def card_field(data: dict[str, Any], name: str, kind: str) -> str | None:
-    """An optional card named by id, name or alias, resolved among entries of ``kind``."""
-    return _checked(lambda: api.card_of(data, name, kind, rulebook()))
-
-
-def _engine(call: Any) -> Any:
-    return _checked(call)
 
 
 @bp.post("/retreat")

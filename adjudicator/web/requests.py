@@ -65,11 +65,6 @@ def situation_from(data: dict[str, Any]) -> Situation:
     return _checked(lambda: api.situation_of(data, rulebook()))
 
 
-def unit_id_field(data: dict[str, Any], name: str, situation: Situation) -> str:
-    """A required field naming a unit of the situation."""
-    return _checked(lambda: api.unit_id_of(data, name, situation))
-
-
 def bool_field(data: dict[str, Any], name: str) -> bool:
     """An optional true/false field (absent or null is false); anything else is a 400 naming it."""
     return _checked(lambda: api.bool_of(data, name))
