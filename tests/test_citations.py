@@ -196,3 +196,27 @@ def test_recorded_headings_are_names_not_sentences() -> None:
         assert names and all(len(name.split()) <= 8 for name in names), document
         assert names == sorted(set(names)), document
 
+
+
+def named_documents(text: str) -> list[str]:
+    """The seed documents a text names, whatever its line breaks and capitals."""
+    flat = " ".join(text.split()).lower()
+    return [name for name in SEED_DOCUMENTS if name.lower() in flat]
+
+
+def test_a_page_that_names_a_source_document_cites_it(catalogue: Catalogue) -> None:
+    """A body or summary that attributes a fact to a document ("the Half-Tracks rules say…") lists
+    that document in ``sources``, so the page shows where to read it (BGA is checked in
+    tests/test_content_accuracy.py)."""
+    uncited = []
+    for entry in catalogue.entries.values():
+        cited = {source.document for source in entry.meta.sources}
+        uncited += [f"{entry.id}: {name}" for name in named_documents(f"{entry.meta.summary} {entry.body}")
+                    if name not in cited]
+    assert uncited == []
+
+
+def test_a_document_named_across_a_line_break_is_seen() -> None:
+    assert named_documents("as the Winter Wars\nrulebook and the half-tracks RULES say") == [
+        "Winter Wars rulebook", "Half-Tracks rules"]
+    assert named_documents("the winter rules") == []
