@@ -5,8 +5,10 @@ and a ``section`` in it. For a seed document the section must be a heading the d
 has, so a referee who opens the document finds the place: a section such as
 ``"Terrain types — Forests; Actions — Sabotage (the dam)"`` is read as parts (``;``), each a path of
 headings (``—``), the last of which may list several headings (``,``); words in parentheses are
-our own qualifiers and are not matched. Matching ignores case, punctuation, dashes and "&"/"and",
-since the documents' text extraction is not faithful to their layout.
+our own qualifiers and are not matched. Every heading of a path must exist in the document; their
+nesting is not checked (the extracted text keeps too little layout for that). Matching ignores
+case, punctuation, dashes and "&"/"and", since the documents' text extraction is not faithful to
+their layout.
 
 Where ``../shared/seeds`` is present the headings are parsed from the documents themselves; the
 headings the catalogue cites are also kept as facts in ``tests/source_manifest.yaml``
