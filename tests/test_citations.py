@@ -222,3 +222,16 @@ def test_a_document_named_across_a_line_break_is_seen() -> None:
     assert named_documents("as the Winter Wars\nrulebook and the half-tracks RULES say") == [
         "Winter Wars rulebook", "Half-Tracks rules"]
     assert named_documents("the winter rules") == []
+
+
+if __name__ == "__main__":  # pragma: no cover - run by hand: python -m tests.test_citations
+    # Rewrites the manifest's ``section_headings`` from the documents (after a citation to a new
+    # heading is added); every other fact of the manifest is left as it is.
+    from adjudicator.content.loader import load_catalogue
+    from tests.sources import REPO
+
+    headings = cited_document_headings(load_catalogue(REPO / "content"), headings_from_documents())
+    text = MANIFEST.read_text(encoding="utf-8")
+    start = text.index("section_headings:")
+    MANIFEST.write_text(text[:start] + yaml.safe_dump({"section_headings": headings}, allow_unicode=True,
+                                                      sort_keys=False), encoding="utf-8")
