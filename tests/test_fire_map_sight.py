@@ -22,6 +22,7 @@ from adjudicator.engine.los import line_of_sight, sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import may_be_placed_on, parse_situation
 from adjudicator.web.budget import DEFAULT_WORK_BUDGET
+from tests.test_api_engine import validate
 
 TERRAINS = ["forest", "hill", "town", "hill", "lake", "mountain", "hedgerow"]
 TYPES = ["infantry", "armor", "infantry", "armor", "artillery", "mortar"]  # artillery and mortars need no line
@@ -128,6 +129,9 @@ def test_in_sight_is_answered_with_labels_only_for_one_unit(client: FlaskClient,
     assert mine["battles"][0]["line_of_sight"] is False
     status, offline = api.answer("fire-map", {**doc, "unit": "A"}, rulebook)
     assert (status, offline) == (200, mine)  # the offline engine answers the same
+    openapi = client.get("/api/v1/openapi.json").get_json()
+    assert "in_sight" in openapi["components"]["schemas"]["FireMap"]["properties"]
+    validate(mine, openapi["components"]["schemas"]["FireMap"], openapi)
 
 
 def test_the_work_budget_bounds_the_fire_map(rulebook: Rulebook, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

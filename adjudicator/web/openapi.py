@@ -313,6 +313,8 @@ FIRE_MAP_RESPONSE = {
         "beyond_range": {"type": "integer", "minimum": 0},
         "truncated": {"type": "boolean"},
         "max_pairs": {"type": "integer", "minimum": 1},
+        "in_sight": {"type": "array", "items": HEX, "description": (
+            "only with `unit`: every hex it has a clear line of sight to, in board order, its own hex left out")},
     },
 }
 MOVE_OPTION = {
