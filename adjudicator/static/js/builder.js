@@ -645,7 +645,8 @@ function drawOverlay() {
       || (target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null),
     retreatFrom: target,
     highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex,
-    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : [])],
+    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
+      ...(showFire ? fire.sightShading(board) : [])],
     extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
   });
 }
