@@ -47,8 +47,9 @@ class BattleRuling:
     """Everything the engine can say about one unit battling another.
 
     ``los_clear`` is the line-of-sight verdict; ``los`` (the whole ruling on the line, with every
-    reason) is worked out on first use, so a caller that already knows the verdict from a
-    ``sight_map`` and needs only the verdict (the fire map) never walks the line."""
+    reason) and ``odds`` (exact, in fractions) are worked out on first use, so a caller that needs
+    neither (the fire map, which reads the verdict from a ``sight_map``) never walks the line nor
+    convolves the dice."""
 
     attacker: Unit
     target: Unit
@@ -61,7 +62,7 @@ class BattleRuling:
     dice: int
     breakdown: tuple[Reason, ...]
     hits: HitSymbols
-    odds: Odds | None
+    odds_of: Callable[[], Odds | None] = field(repr=False, compare=False)
     notes: tuple[Reason, ...] = ()
     card: str | None = None
     combat_card: str | None = None
@@ -76,6 +77,11 @@ class BattleRuling:
         """The ``line_of_sight`` ruling for the pair (content ``line_of_sight``), the same whether
         it was worked out with the battle or is worked out now."""
         return self.line_ruling()
+
+    @cached_property
+    def odds(self) -> Odds | None:
+        """The exact odds of the battle (``odds.battle_odds``); None when it may not be made."""
+        return self.odds_of()
 
 
 def resolve_entry(rulebook: Rulebook, name: object, field: str, *kinds: str) -> str | None:
@@ -674,12 +680,16 @@ def assess_battle(
             a.why_not.append(Reason(DICE_RULE, "No battle dice are left after the reductions, so the battle cannot "
                                                "be made"))
     hits = hit_symbols(situation, rulebook, attacker, target, a.close, card_id)
-    odds = battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures) if not a.why_not else None
+    legal = not a.why_not
+
+    def odds() -> Odds | None:
+        return battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures) if legal else None
+
     return BattleRuling(
         attacker=attacker, target=target, distance=a.distance, close_assault=a.close,
         why_not=tuple(dict.fromkeys(a.why_not)), los_needed=a.a_rules.needs_los, los_clear=clear,
         line_ruling=line_ruling, dice=dice,
-        breakdown=tuple(a.breakdown), hits=hits, odds=odds, notes=tuple(dict.fromkeys(a.notes)),
+        breakdown=tuple(a.breakdown), hits=hits, odds_of=odds, notes=tuple(dict.fromkeys(a.notes)),
         card=card_id, combat_card=combat_id, overrun_battle=overrun_battle,
     )
 

@@ -73,9 +73,13 @@ def fire_map(
     chosen: list[tuple[Unit, Unit]] = []
     pairs = beyond = 0
     for attacker in situation.units:
+        # with ``unit``: all of its targets when it attacks, else only itself as the target
+        targets = situation.units if unit is None or attacker.id == unit.id else (unit,)
+        if unit is not None and attacker.id != unit.id and attacker.side == unit.side:
+            continue
         longest = reach(rulebook, attacker)
-        for target in situation.units:
-            if target.side == attacker.side or (unit_id is not None and unit_id not in (attacker.id, target.id)):
+        for target in targets:
+            if target.side == attacker.side:
                 continue
             if distance(attacker.hex, target.hex) > longest:
                 beyond += 1
