@@ -81,10 +81,11 @@ def test_every_fire_map_entry_equals_battle_through_the_api(client: FlaskClient,
         assert entry["line_of_sight_needed"] is ruling["line_of_sight"]["needed"]
 
 
-def test_fire_map_walks_a_line_only_where_the_ruling_names_its_blockers(
+def test_fire_map_walks_a_line_only_where_the_ruling_names_its_blockers_and_convolves_no_dice(
         rulebook: Rulebook, monkeypatch: pytest.MonkeyPatch) -> None:
     """One sweep answers every pair; ``line_of_sight`` runs only for a blocked line of a unit that
-    needs one (the reason must name each blocker), never for a clear line or an artillery shot."""
+    needs one (the reason must name each blocker), never for a clear line or an artillery shot;
+    the exact odds, which the map does not show, are left for a caller that reads them."""
     situation = parse_situation(random_doc(rulebook, "overlord", 3), rulebook)
     walked: list[tuple[Hex, Hex]] = []
 
@@ -93,7 +94,11 @@ def test_fire_map_walks_a_line_only_where_the_ruling_names_its_blockers(
         return line_of_sight(situation, rulebook, origin, target)
 
     monkeypatch.setattr(battle, "line_of_sight", counted)
+    convolved: list[int] = []
+    real_odds = battle.battle_odds
+    monkeypatch.setattr(battle, "battle_odds", lambda *args: convolved.append(1) or real_odds(*args))
     fm = fire_map(situation, rulebook)
+    assert convolved == [] and any(b.legal for b in fm.battles)  # the map shows no odds: none worked out
     needed = sorted((b.attacker.hex, b.target.hex) for b in fm.battles if b.los_needed and not b.los_clear)
     assert needed and sorted(walked) == needed
     assert len(walked) < len(fm.battles)
