@@ -660,6 +660,7 @@ def assess_battle(
     a.note_badges_lost()
     if overrun_battle:
         a.check_overrun_battle()
+
     def line() -> LineOfSight:
         return line_of_sight(situation, rulebook, attacker.hex, target.hex)
 
