@@ -472,7 +472,7 @@ def owner_matters(rules: HexRules) -> bool:
 
 def _face(value: Any, rulebook: Rulebook, importer: _Importer) -> str | None:
     """The situation ``face`` for the file's ``board.face``, through the ``editor_face`` of each
-    face the core ``board`` entry lists; a face the content does not know is listed in ``unknown``
+    face the core ``board_faces`` entry lists; a face the content does not know is listed in ``unknown``
     (the board is then drawn in the default face)."""
     if value is None or value == "":
         return None

@@ -1,4 +1,4 @@
-"""The board's printed face (core rule ``board``, issue #14 A): an optional situation field,
+"""The board's printed face (core rule ``board_faces``, issue #14 A): an optional situation field,
 validated against the faces the content lists, kept by ``.m44`` import and saved situations, and
 read by no ruling (the Winter Wars rulebook calls a Winter/Desert board a cosmetic touch)."""
 
@@ -36,7 +36,7 @@ def import_sample(name: str, rulebook) -> dict:
 # -- the content ------------------------------------------------------------------------------
 
 def test_board_entry_lists_the_four_editor_faces_and_a_default_among_them(rulebook):
-    rules = rulebook.rules["board"]
+    rules = rulebook.rules["board_faces"]
     assert isinstance(rules, CoreRules)
     faces = board_faces(rulebook)
     assert {f.editor_face for f in faces.values()} == {"COUNTRY", "BEACH", "WINTER", "DESERT"}
@@ -52,7 +52,7 @@ def test_default_face_is_declared_display_only_and_no_ruling_reads_it():
 
 
 def test_board_page_shows_the_faces_with_their_editor_names(client):
-    html = client.get("/rules/core/board").get_data(as_text=True)
+    html = client.get("/rules/core/board_faces").get_data(as_text=True)
     for text in ("Countryside (COUNTRY)", "Winter (WINTER)", "Desert (DESERT)", "Beach (BEACH)"):
         assert text in html
     assert "Winter Wars rulebook" in html
@@ -86,8 +86,8 @@ def test_unknown_face_names_the_field_in_the_engine_too(rulebook):
 
 
 def test_a_face_needs_the_content_to_list_faces(rulebook):
-    """Faces come from the content only: without the ``board`` entry no face is accepted."""
-    rules = {k: v for k, v in rulebook.rules.items() if k != "board"}
+    """Faces come from the content only: without the ``board_faces`` entry no face is accepted."""
+    rules = {k: v for k, v in rulebook.rules.items() if k != "board_faces"}
     without = type(rulebook)(rulebook.names, rulebook.kinds, rules, rulebook.aliases, rulebook.bases)
     with pytest.raises(IllegalSituation, match="lists no board faces"):
         parse_situation({**SITUATION, "face": "winter"}, without)
@@ -102,7 +102,7 @@ def test_a_face_needs_the_content_to_list_faces(rulebook):
     ("resolve", {"attacker": "A", "target": "B", "rolled": {"armor": 1, "flag": 1}}),
 ])
 def test_the_board_face_changes_no_ruling(client, rulebook, endpoint, extra):
-    """The face is a look (core ``board``): every face gives the very same answer."""
+    """The face is a look (core ``board_faces``): every face gives the very same answer."""
     answers = {}
     for face in [None, *board_faces(rulebook)]:
         doc = {**SITUATION, **extra, **({"face": face} if face else {})}
@@ -210,7 +210,7 @@ def test_builder_data_offers_the_content_faces_with_the_default(client, rulebook
     html = client.get("/builder").get_data(as_text=True)
     data = page_data(html, client)
     assert [f["id"] for f in data["faces"]["list"]] == list(board_faces(rulebook))
-    assert data["faces"]["default"] == rulebook.rules["board"].default_board_face
-    assert data["faces"]["entry"] == "board"
+    assert data["faces"]["default"] == rulebook.rules["board_faces"].default_board_face
+    assert data["faces"]["entry"] == "board_faces"
     frozen = next(e for e in data["examples"] if e["file"] == "retreat_frozen_river")
     assert frozen["state"]["face"] == "winter"

@@ -361,7 +361,7 @@ class VictoryRules:
 
 @dataclass(frozen=True)
 class BoardFace:
-    """One printed face of the board (core ``board``): what a situation's ``face`` may be."""
+    """One printed face of the board (core ``board_faces``): what a situation's ``face`` may be."""
 
     __pydantic_config__ = FORBID
     name: str  # what the builder and the page call it ("Winter")

@@ -92,7 +92,7 @@ class Situation:
     rules_in_effect: frozenset[str]
     hexes: Mapping[Hex, HexState]
     units: tuple[Unit, ...]
-    # The printed face of the board (core ``board``), None when not given. Kept so a saved or
+    # The printed face of the board (core ``board_faces``), None when not given. Kept so a saved or
     # imported situation is drawn as it was set up; no ruling reads it (the face is cosmetic).
     face: str | None = None
     _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
@@ -266,18 +266,18 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
     return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units), face)
 
 
-BOARD_ENTRY = "board"
+BOARD_ENTRY = "board_faces"
 """The core entry that lists the board's printed faces (``board_faces``)."""
 
 
 def board_faces(rulebook: Rulebook) -> dict[str, BoardFace]:
-    """Face id -> face, from the core ``board`` entry (empty when the content has none)."""
+    """Face id -> face, from the core ``board_faces`` entry (empty when the content has none)."""
     rules = rulebook.rules.get(BOARD_ENTRY)
     return dict(rules.board_faces) if isinstance(rules, CoreRules) else {}
 
 
 def parse_face(value: Any, rulebook: Rulebook) -> str | None:
-    """A situation's optional ``face``: a face id of core ``board``, its name or the scenario
+    """A situation's optional ``face``: a face id of core ``board_faces``, its name or the scenario
     editor's spelling (``WINTER``), any case. Absent or null means the default face."""
     if value is None:
         return None

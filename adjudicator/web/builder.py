@@ -101,7 +101,7 @@ def board_json(board: Board) -> dict[str, Any]:
 
 
 def faces_json(rb: Rulebook) -> dict[str, Any]:
-    """The board faces the builder offers (core ``board``), in content order, and the one it
+    """The board faces the builder offers (core ``board_faces``), in content order, and the one it
     draws when a situation names none (``default_board_face``: display only, no ruling reads it)."""
     faces = board_faces(rb)
     entry = rb.rules.get(BOARD_ENTRY)

@@ -112,7 +112,7 @@ export class BoardView {
   // -- rendering -------------------------------------------------------------------------------
   render(state, ui) {
     const c = this.content;
-    // The printed face (core rule `board`) is only a look: builder.css colours the countryside and
+    // The printed face (core rule `board_faces`) is only a look: builder.css colours the countryside and
     // the baselines from [data-face]. A situation without a face is drawn in the default one.
     const face = state.face || this.defaultFace || 'country';
     if (this.svg.dataset.face !== face) this.svg.dataset.face = face;

@@ -29,7 +29,7 @@ export const key = (row, col) => `${row},${col}`;
 export function newState(from = EMPTY) {
   const state = {
     board: from.board || 'standard',
-    // The printed face of the board (core rule `board`): only a look, so it is kept and drawn but
+    // The printed face of the board (core rule `board_faces`): only a look, so it is kept and drawn but
     // changes no ruling. null: none given (the default face is drawn).
     face: typeof from.face === 'string' && from.face ? from.face : null,
     bottom_side: from.bottom_side || 'allies',

@@ -54,7 +54,7 @@ const ui = {
 let lastFragment = null;
 
 const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
-/** The board faces of the content (core rule `board`): id -> name, and the one drawn by default. */
+/** The board faces of the content (core rule `board_faces`): id -> name, and the one drawn by default. */
 const FACES = new Map((DATA?.faces?.list || []).map((f) => [f.id, f.name]));
 const DEFAULT_FACE = DATA?.faces?.default || null;
 if (board) board.defaultFace = DEFAULT_FACE;
@@ -292,7 +292,7 @@ function render() {
   fitDock();
 }
 
-/** The legend says which face the board is drawn in; the face is only a look (core rule `board`). */
+/** The legend says which face the board is drawn in; the face is only a look (core rule `board_faces`). */
 function renderFace() {
   const item = $('#legend-face');
   if (!item) return;
