@@ -4,6 +4,9 @@ must show where the sources differ."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -91,3 +94,20 @@ def test_every_entry_with_editor_names_or_bga_facts_cites_bga(catalogue: Catalog
         if uses_bga and "BGA implementation" not in documents:
             missing.append(entry.id)
     assert missing == []
+
+
+README_KINDS = {
+    "terrains": "terrain", "obstacles": "obstacle", "units": "unit", "badges": "badge", "command cards": "command_card",
+    "combat cards": "combat_card", "actions": "action", "nations": "nation", "victory conditions": "victory",
+    "special rules": "special_rule", "markers": "marker", "core rules": "core",
+}
+
+
+def test_readme_entry_counts_match_the_catalogue(catalogue: Catalogue):
+    """The tour's "N entries: 62 terrains, ..." is the catalogue's count, kind by kind (issue #14: counts current)."""
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    found = re.search(r"(\d+) entries: ([^.]+)\.", readme)
+    assert found, "README.md no longer states the entry counts"
+    stated = {README_KINDS[label]: int(n) for n, label in re.findall(r"(\d+) ([a-z ]+?)(?:,|$| and)", found[2])}
+    actual = {kind: len(catalogue.by_kind(kind)) for kind in README_KINDS.values()}
+    assert (int(found[1]), stated) == (len(catalogue.entries), actual)
