@@ -111,3 +111,43 @@ def test_readme_entry_counts_match_the_catalogue(catalogue: Catalogue):
     stated = {README_KINDS[label]: int(n) for n, label in re.findall(r"(\d+) ([a-z ]+?)(?:,|$| and)", found[2])}
     actual = {kind: len(catalogue.by_kind(kind)) for kind in README_KINDS.values()}
     assert (int(found[1]), stated) == (len(catalogue.entries), actual)
+
+
+def page_text(client: FlaskClient, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
+
+
+@pytest.mark.parametrize(("path", "name"), [
+    ("/api/v1/rules/terrain/river", "stream"), ("/api/v1/rules/terrain/beach", "shoreline"),
+    ("/api/v1/rules/command_card/air_power", "air sortie"),
+])
+def test_pages_do_not_list_another_things_name_as_theirs(client, path, name):
+    """Fordable Stream, Shoreline and Air Sortie are entries of their own (issue #14 B)."""
+    entry = client.get(path).get_json()
+    assert name not in [alias.lower() for alias in entry["aliases"]]
+    assert name not in page_text(client, path.removeprefix("/api/v1")).split("Also called", 1)[-1].lower()
+
+
+def test_british_commonwealth_page_says_down_to_a_single_figure(client):
+    text = page_text(client, "/rules/nation/british_commonwealth")
+    assert "single figure" in text and "reduced to 1 figure by a close assault" not in text
+
+
+def test_cliff_page_says_a_supply_truck_is_hit_as_infantry(client):
+    """Supply Trucks rules, Targeting: a truck is treated as infantry, whatever the hex."""
+    text = page_text(client, "/rules/terrain/cliff")
+    assert "hit as infantry" in text and "count as armor" not in text
+
+
+def test_cave_on_a_hill_page_says_the_card_leaves_the_minus_one_open(client):
+    text = page_text(client, "/rules/terrain/cave_on_hill")
+    assert "-2 only" in text and "leaves open" in text
+
+
+def test_minefield_and_common_victory_pages_are_not_tagged_winter_wars(client):
+    for path in ("/api/v1/rules/marker/minefield", "/api/v1/rules/victory/temporary_medal",
+                 "/api/v1/rules/victory/sudden_death"):
+        assert client.get(path).get_json()["expansion"] != "winter_wars", path
+    assert client.get("/api/v1/rules/victory/last_to_occupy_medal").get_json()["expansion"] == "winter_wars"
