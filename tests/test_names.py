@@ -167,3 +167,16 @@ def test_504th_pir_badge_moves_two_and_battles_through_the_api(client, badge):
              "attacker": "A", "target": "B"}
     assert client.post("/api/v1/battle", json=body).get_json()["legal"] is True
     assert client.post("/api/v1/battle", json=plain).get_json()["legal"] is False
+
+
+@pytest.mark.parametrize(("hexagon", "field"), [
+    ({"obstacle": "ford"}, "hexes[0].obstacle"), ({"terrain": "river", "obstacles": ["bridge", "woods"]},
+                                                  "hexes[0].obstacles[1]"),
+])
+def test_a_terrain_given_as_an_obstacle_is_refused_saying_where_it_goes(client, hexagon, field):
+    body = {"hexes": [{"row": 4, "col": 12, **hexagon}], "units": [], "from": {"row": 4, "col": 10},
+            "to": {"row": 4, "col": 14}}
+    response = client.post("/api/v1/line-of-sight", json=body)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["field"] == field and "is a terrain" in error["message"] and "hexes[0].terrain" in error["message"]
