@@ -151,3 +151,15 @@ def test_minefield_and_common_victory_pages_are_not_tagged_winter_wars(client):
                  "/api/v1/rules/victory/sudden_death"):
         assert client.get(path).get_json()["expansion"] != "winter_wars", path
     assert client.get("/api/v1/rules/victory/last_to_occupy_medal").get_json()["expansion"] == "winter_wars"
+
+
+def test_breakthrough_deck_page_counts_barrage_and_dig_in_as_tactics_like_their_cards(client):
+    """Winter Wars prints Barrage and Dig In among the section cards; the 28/52 split holds only with
+    them as tactics, which their own pages (``card_type``) say: the deck page must agree."""
+    cards = [client.get(f"/api/v1/rules/command_card/{c}").get_json() for c in ("barrage_breakthrough",
+                                                                                "dig_in_breakthrough")]
+    assert {card["card_type"] for card in cards} == {"tactic"}
+    text = page_text(client, "/rules/core/breakthrough_deck")
+    section = text.split("Section cards: 52", 1)[1].split("Barrage and Dig In", 1)[0]
+    assert "Barrage" not in section and "Dig In" not in section
+    assert "tactic cards as in the standard deck" in text
