@@ -357,3 +357,18 @@ def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, liv
     assert "damaged" in page.locator("#b-message").inner_text()
     place(page, *ATTACKER, "allies", "infantry")
     assert len(page_situation(page)) == 1
+
+
+def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, live_server):
+    """Issue #14 A: insignia, battle stars and barges have no rules; they are not "unknown"."""
+    open_builder(page, live_server)
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / "french_decorative_overlord.m44"))
+    page.locator("#import-result").wait_for()
+    assert page.locator("#import-unknown").count() == 0
+    decorative = page.locator("#import-decorative")
+    assert "8 decorative pieces" in decorative.locator("summary").inner_text()
+    decorative.locator("summary").click()
+    listed = decorative.inner_text()
+    for name in ("badge3", "badge25", "tag5", "pcarrier", "barge"):
+        assert f"“{name}”" in listed

@@ -922,6 +922,12 @@ async function importFile(event) {
     parts.push(h('p', {class: 'strong'}, 'Also left off:'),
       h('ul', {class: 'small'}, d.skipped.map((u) => h('li', {}, `${where(u)}: ${u.what} ${u.name ? `“${u.name}”` : ''} — ${u.reason}`))));
   }
+  if (d.decorative?.length) {
+    // Insignia, battle stars, barges: pieces with no rules, kept apart so a real unknown stands out.
+    parts.push(h('details', {id: 'import-decorative', class: 'small muted'},
+      h('summary', {}, `${count(d.decorative_total ?? d.decorative.length, 'decorative piece')} with no rules (not placed)`),
+      h('ul', {}, d.decorative.map((u) => h('li', {}, `${where(u)}: ${u.what} “${u.name}” — ${u.reason}`)))));
+  }
   if (d.notes.length) parts.push(h('ul', {class: 'small muted'}, d.notes.map((n) => h('li', {}, n))));
   fill(out, ...parts);
 }
