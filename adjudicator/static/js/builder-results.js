@@ -212,6 +212,12 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
     after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
       b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
   }
+  // Battles this one opens (issue #14 C): British battle back, French second close assault, a card's second battle.
+  const kinds = {battle_back: 'Battle back', second_close_assault: 'Second close assault', second_battle: 'Second battle'};
+  for (const f of b.follow_ups || []) {
+    after.push(h('li', {class: 'follow-up'}, h('strong', {}, `${kinds[f.kind] || 'Follow-up'}: `), f.text || '',
+      f.chance_exact ? ` (chance it arises: ${f.chance_exact})` : '', ' ', f.rule ? h('span', {class: 'cite'}, ruleLink(content, f.rule)) : null));
+  }
   if (after.length) out.push(section('After the battle', 'after', h('ul', {class: 'after'}, after)));
   if (b.notes?.length) out.push(section('Notes', 'dice', reasons(content, b.notes)));
 }
