@@ -144,12 +144,12 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   verdict.classList.add(b.legal ? 'legal' : 'illegal');
   verdict.dataset.legal = b.legal ? 'true' : 'false';
   const range = b.distance != null ? `range ${b.distance}` : '';
-  const kind = b.close_assault ? 'close assault' : 'ranged fire';
+  const kind = b.card_attack ? 'the card attacks by itself' : b.close_assault ? 'close assault' : 'ranged fire';
   const losText = !b.line_of_sight ? '' : b.line_of_sight.needed === false ? 'no line of sight needed'
     : b.line_of_sight.clear ? 'line of sight clear' : 'no line of sight';
   verdict.append(
     h('p', {class: 'r-verdict'}, b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
-    h('p', {class: 'r-sub'}, `${unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
+    h('p', {class: 'r-sub'}, `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
     h('p', {class: 'r-meta'}, [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '', h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
   );
 

@@ -54,7 +54,7 @@ const ui = {
 let lastFragment = null;
 
 const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
-const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults));
+const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults), () => cardAttacksAlone());
 /** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
 function centreOn(p) {
   if (!p || !board.scale) return;
@@ -651,6 +651,12 @@ function drawOverlay() {
 }
 
 // -- the API ----------------------------------------------------------------------------------
+/** Whether the chosen command card attacks by itself (Air Power, Barrage): then /battle and
+ * /resolve rule the card's dice on the target, and the attacker plays no part. */
+function cardAttacksAlone() {
+  return Boolean(state.card && content.p.command_cards.find((c) => c.id === state.card)?.attacks_alone);
+}
+
 const scheduleRefresh = debounced(async (signal) => {
   const doc = situationDoc(state);
   const attacker = unitById(state, state.attacker);
@@ -658,12 +664,14 @@ const scheduleRefresh = debounced(async (signal) => {
   const supplier = selectedSupplier();
   const jobs = {};
   if (attacker && target) {
-    const battle = {...doc, attacker: attacker.id, target: target.id};
+    const alone = cardAttacksAlone();
+    const battle = {...doc, attacker: alone ? null : attacker.id, target: target.id};
     if (state.card) battle.card = state.card;
     if (state.combat_card) battle.combat_card = state.combat_card;
     if (state.overrun_battle) battle.overrun_battle = true;
     jobs.battle = postJSON(DATA.api.battle, battle, signal);
-    jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
+    // The card's own attack needs no line of sight (it is ruled on the target alone).
+    if (!alone) jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
   }
   if (target) {
     const retreat = {...doc, unit: target.id, flags: state.flags};
