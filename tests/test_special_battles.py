@@ -7,6 +7,7 @@ read from the content entry that states it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -277,3 +278,12 @@ def test_no_battle_back_from_a_hex_where_the_unit_may_not_battle(client):
     answer = battle(client, [unit("A", "axis", 5, 11), unit("B", "allies", 4, 12, nation="british")],
                     [{"row": 4, "col": 12, "terrain": "ocean"}], attacker="A", target="B")
     assert answer["legal"] is True and follow_ups(answer, "battle_back") == []
+
+
+def test_winter_weather_page_gives_air_power_one_die_for_each_side(client, rulebook):
+    """The page shows the numbers the ruling uses (Winter Wars rulebook: 1 die each), not the card's 2 and 1."""
+    dice = rulebook.rules["winter_weather"].fixed_dice
+    page = " ".join(re.sub(r"<[^>]+>", " ", client.get("/rules/special_rule/winter_weather").get_data(as_text=True))
+                    .split())
+    assert f"Allies: {dice['allies']}, Axis: {dice['axis']}" in page and dice == {"allies": 1, "axis": 1}
+    assert "Air Power rolls 1 die for both sides" in page
