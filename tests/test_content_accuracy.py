@@ -163,3 +163,40 @@ def test_breakthrough_deck_page_counts_barrage_and_dig_in_as_tactics_like_their_
     section = text.split("Section cards: 52", 1)[1].split("Barrage and Dig In", 1)[0]
     assert "Barrage" not in section and "Dig In" not in section
     assert "tactic cards as in the standard deck" in text
+
+
+def battle(client: FlaskClient, units: list[dict], hexes: list[dict]) -> dict:
+    response = client.post("/api/v1/battle", json={"units": units, "hexes": hexes, "attacker": "A", "target": "B"})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def fighter(uid: str, side: str, row: int, col: int, kind: str = "infantry", **extra) -> dict:
+    return {"id": uid, "side": side, "type": kind, "row": row, "col": col,
+            "figures": {"infantry": 4}.get(kind, 3), **extra}
+
+
+def test_unit_that_moved_next_to_a_hedgerow_may_still_take_ground_into_it(client):
+    """Game help summary, Hedgerows: stop on an adjacent hex, and it may still take ground (the
+    primary source wins over the BGA reading, which wants an unmoved unit)."""
+    answer = battle(client, [fighter("A", "allies", 5, 11, moved=1), fighter("B", "axis", 4, 12)],
+                    [{"row": 4, "col": 12, "terrain": "hedgerow"}])
+    assert answer["legal"] is True and answer["take_ground"] is True
+
+
+def test_unit_that_entered_a_jungle_may_still_take_ground_out_of_it(client, rulebook: Rulebook):
+    """Jungle ``take_ground_after_stop``: entering stopped the move, not what follows a won close assault."""
+    assert "infantry" in rulebook.hex_rules("jungle").take_ground_after_stop
+    answer = battle(client, [fighter("A", "allies", 5, 11, moved=1), fighter("B", "axis", 4, 12)],
+                    [{"row": 5, "col": 11, "terrain": "jungle"}])
+    assert answer["take_ground"] is True
+
+
+@pytest.mark.parametrize(("terrain", "reduced"), [("town", False), ("hill_village", False), ("ford", True),
+                                                  ("balka", True), ("castle", True)])
+def test_unmoved_tank_destroyer_ignores_only_a_town_or_villages_battle_out_penalty(client, terrain, reduced):
+    """Winter Wars, Tank Destroyers: the exemption is for battling from inside a town or village."""
+    answer = battle(client, [fighter("A", "allies", 5, 11, "tank_destroyer"), fighter("B", "axis", 3, 11, "armor")],
+                    [{"row": 5, "col": 11, "terrain": terrain}])
+    steps = {step["rule"]: step.get("dice") for step in answer["breakdown"]}
+    assert (terrain in steps and steps[terrain] < 0) is reduced
