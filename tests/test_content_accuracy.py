@@ -200,3 +200,11 @@ def test_unmoved_tank_destroyer_ignores_only_a_town_or_villages_battle_out_penal
                     [{"row": 5, "col": 11, "terrain": terrain}])
     steps = {step["rule"]: step.get("dice") for step in answer["breakdown"]}
     assert (terrain in steps and steps[terrain] < 0) is reduced
+
+
+def test_supply_truck_on_a_cliff_is_hit_as_infantry(client):
+    """Supply Trucks rules, Targeting: treated as infantry when targeted, on a cliff as anywhere."""
+    truck = fighter("B", "axis", 4, 12, "supply_truck", figures=2)
+    cliff = [{"row": 4, "col": 12, "terrain": "cliff"}]
+    answer = battle(client, [fighter("A", "allies", 5, 11, "armor"), truck], cliff)
+    assert "infantry" in answer["hit_symbols"] and "armor" not in answer["hit_symbols"]
