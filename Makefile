@@ -14,6 +14,10 @@ WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
 PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.wasm
 
+# Python writes its bytecode caches (gitignored) even where the caller's environment asks it not to:
+# without them every process (each gunicorn worker, each test subprocess) recompiles the package.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run serve test lint build check browser clean
 
 $(BIN)/python:
@@ -30,8 +34,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # Build the database and search index only when missing or when content/ changed; the engine
 # bundle for offline rulings is rewritten when the engine or the content changed.
 build: $(STAMP) $(PYODIDE)
-	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content build
-	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) offline build
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) build
 
 # The pinned Pyodide core, fetched once with the system's npm (Debian's npm installed when missing);
 # generated under the static files, never in git.
@@ -53,7 +56,7 @@ run: build
 # gevent workers: a client trickling its request (or reading its answer slowly) holds a greenlet,
 # never a whole worker, so others are served meanwhile. CPU-bound rulings are bounded by the
 # engine's work budget; --timeout restarts a worker stuck for longer all the same.
-SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 \
+SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 --no-control-socket \
            --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
 
 serve: build
