@@ -9,6 +9,9 @@ FLASK   := $(BIN)/flask --app adjudicator
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+# pytest-xdist workers for `make test`: most tests wait on a browser, a server or a subprocess, so
+# more workers than cores pays (`TEST_WORKERS=0` runs the suite in one process).
+TEST_WORKERS ?= 4
 
 # Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
@@ -74,7 +77,7 @@ lint: $(STAMP)
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) $(PYODIDE) browser
 	$(BIN)/ruff check adjudicator tests bench
-	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 clean:
 	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts adjudicator/static/offline

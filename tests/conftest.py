@@ -31,6 +31,21 @@ PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
 
 
+POSTGRES_GROUP = "postgres"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs ``-n`` workers with ``--dist loadgroup``) every test that
+    touches PostgreSQL runs on one worker, one after another: they share the one test database
+    (``drop_all`` in one would wipe another's tables) and ``test_ci_scripts`` stops and restarts
+    the server. A test is in that group when it is marked ``postgres`` or is the ``"postgres"``
+    case of a parametrised database fixture (``database_url``, ``database``)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.get_closest_marker("postgres") or POSTGRES_GROUP in params.values():
+            item.add_marker(pytest.mark.xdist_group(POSTGRES_GROUP))
+
+
 @pytest.fixture(scope="session")
 def catalogue() -> Catalogue:
     return load_catalogue(content_dir())
