@@ -28,9 +28,9 @@ NASTY = [
 
 @pytest.fixture(scope="module")
 def index(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    instance = tmp_path_factory.mktemp("search")
-    search.build_index(catalogue, instance)
-    return instance
+    from tests.conftest import seed_instance
+
+    return seed_instance(tmp_path_factory.mktemp("search"))  # the index as ``search.build_index`` built it
 
 
 def ids(results: search.Results) -> list[str]:
