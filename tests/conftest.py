@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from werkzeug.serving import make_server
 
 from adjudicator import create_app
@@ -30,6 +31,13 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # `make test` runs more xdist workers than the machine has cores, so an example takes up to
+    # twice its time alone: hypothesis' per-example deadline (200 ms by default, a guard against
+    # slow examples rather than a check of the rules) gets 1 s there. Tests that set their own
+    # deadline keep it; a run in one process keeps 200 ms.
+    settings.register_profile("xdist", deadline=1000)
+    settings.load_profile("xdist")
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
 
