@@ -79,6 +79,8 @@ def test_flask_build_runs_the_content_build_and_writes_the_engine_bundle_in_one_
     result = fresh.test_cli_runner().invoke(args=["build"])
     assert result.exit_code == 0 and result.output.startswith("built"), result.output
     assert search.index_is_fresh(fresh.extensions["catalogue"], tmp_path)
+    again = fresh.test_cli_runner().invoke(args=["build"])
+    assert again.exit_code == 0 and again.output.startswith("up to date"), again.output
     bundle = result.output.split("engine bundle: ", 1)[1].strip()
     assert bundle.startswith("offline/engine-") and (Path(fresh.static_folder or "") / bundle).is_file()
 
