@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -96,7 +97,9 @@ def seed_instance(instance: Path, database: str = "test.db") -> Path:
     The instance is built once per run, by the first process that asks (``make_app`` in a
     subprocess, so no process holds its files open while they are copied); the database file is
     named ``database`` (``adjudicator.db`` is what `make serve` opens)."""
-    root = _TEMPLATE_ROOT[0] if _TEMPLATE_ROOT else Path(os.environ.get("TMPDIR", "/tmp"))
+    if not _TEMPLATE_ROOT:  # called outside a test session (at import): a template of its own
+        _TEMPLATE_ROOT.append(Path(tempfile.mkdtemp(prefix="adjudicator-instance-")))
+    root = _TEMPLATE_ROOT[0]
     template = root / "built-instance"
     with open(root / "built-instance.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
