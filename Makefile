@@ -58,7 +58,9 @@ run: build
 
 # gevent workers: a client trickling its request (or reading its answer slowly) holds a greenlet,
 # never a whole worker, so others are served meanwhile. CPU-bound rulings are bounded by the
-# engine's work budget; --timeout restarts a worker stuck for longer all the same.
+# engine's work budget; --timeout restarts a worker stuck for longer all the same. No control socket:
+# its default path is one per machine (~/.gunicorn/gunicorn.ctl), which concurrent servers take from
+# each other, and stopping it added seconds to every shutdown.
 SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 --no-control-socket \
            --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
 
