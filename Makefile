@@ -9,10 +9,17 @@ FLASK   := $(BIN)/flask --app adjudicator
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+# pytest-xdist workers for `make test`: most tests wait on a browser, a server or a subprocess, so
+# more workers than cores pays (`TEST_WORKERS=0` runs the suite in one process).
+TEST_WORKERS ?= 4
 
 # Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
 PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.wasm
+
+# Python writes its bytecode caches (gitignored) even where the caller's environment asks it not to:
+# without them every process (each gunicorn worker, each test subprocess) recompiles the package.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run serve test lint build check browser clean
 
@@ -30,8 +37,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # Build the database and search index only when missing or when content/ changed; the engine
 # bundle for offline rulings is rewritten when the engine or the content changed.
 build: $(STAMP) $(PYODIDE)
-	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content build
-	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) offline build
+	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) build
 
 # The pinned Pyodide core, fetched once with the system's npm (Debian's npm installed when missing);
 # generated under the static files, never in git.
@@ -52,8 +58,10 @@ run: build
 
 # gevent workers: a client trickling its request (or reading its answer slowly) holds a greenlet,
 # never a whole worker, so others are served meanwhile. CPU-bound rulings are bounded by the
-# engine's work budget; --timeout restarts a worker stuck for longer all the same.
-SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 \
+# engine's work budget; --timeout restarts a worker stuck for longer all the same. No control socket:
+# its default path is one per machine (~/.gunicorn/gunicorn.ctl), which concurrent servers take from
+# each other, and stopping it added seconds to every shutdown.
+SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 --no-control-socket \
            --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
 
 serve: build
@@ -71,7 +79,7 @@ lint: $(STAMP)
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) $(PYODIDE) browser
 	$(BIN)/ruff check adjudicator tests bench
-	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 clean:
 	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts adjudicator/static/offline

@@ -52,12 +52,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         search,
     )
     from adjudicator.build import ensure_built
-    from adjudicator.cli import content_cli, offline_cli
+    from adjudicator.cli import build_all, content_cli, offline_cli
     from adjudicator.content.loader import ContentError, load_catalogue
     from adjudicator.web import register, register_broken_content
 
     app.cli.add_command(content_cli)
     app.cli.add_command(offline_cli)
+    app.cli.add_command(build_all)
     db.init_app(app)
     try:
         catalogue = load_catalogue(Path(app.config["CONTENT_DIR"]))
@@ -72,7 +73,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulebook"] = catalogue.rulebook()
     from adjudicator.engine.sightlines import warm_up
 
-    warm_up()  # line-of-sight tables of every board kind now, not on some user's first map
+    if not app.config.get("SKIP_BUILD"):
+        # line-of-sight tables of every board kind now, not on some user's first map; a `flask`
+        # command (SKIP_BUILD) serves no map, and the tables are built on first use anyway
+        warm_up()
     if not app.config.get("SKIP_BUILD") and read_only_instance(instance_path):
         # A read-only instance folder (a read-only volume, a full disk remounted read-only): no
         # build lock, no rebuild, no WAL; serve the reference from the database as it is and let

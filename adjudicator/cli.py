@@ -1,4 +1,4 @@
-"""``flask --app adjudicator content check|build`` and ``offline build``."""
+"""``flask --app adjudicator content check|build``, ``offline build`` and ``build`` (both builds)."""
 
 from __future__ import annotations
 
@@ -77,3 +77,12 @@ def offline_build(pyodide_from: Path | None) -> None:
     if pyodide_from is not None:
         click.echo(f"pyodide: {install_pyodide(pyodide_from, static)}")
     click.echo(f"engine bundle: {write_bundle(static, current_app.extensions['rulebook'])}")
+
+
+@click.command("build")
+@click.pass_context
+def build_all(ctx: click.Context) -> None:
+    """``content build`` then ``offline build`` in one process: what `make build` (and so every
+    `make serve` start) runs. Two ``flask`` processes loaded the app and the content twice."""
+    ctx.invoke(build, force=False)
+    ctx.invoke(offline_build, pyodide_from=None)

@@ -12,17 +12,28 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 from schemathesis.config import SchemathesisConfig
 
+from adjudicator.build import ensure_built
+from adjudicator.db import engine_for
 from tests.conftest import make_app
 
-app = make_app(Path(tempfile.mkdtemp(prefix="schemathesis-")))
+# The schema is read at import, so every xdist worker builds this app to collect: without the
+# database and index, which only the workers that run the test build (``built`` below).
+app = make_app(Path(tempfile.mkdtemp(prefix="schemathesis-")), SKIP_BUILD=True)
 REJECTIONS = ["400", "404", "405", "406", "413", "415", "422"]  # what our API answers to bad input
 config = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}})
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=config)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built() -> None:
+    """What ``create_app`` builds at start (the database and search index), built on first use."""
+    ensure_built(app.extensions["catalogue"], engine_for(app.config["DATABASE_URL"]), Path(app.instance_path))
 
 
 @schema.parametrize()

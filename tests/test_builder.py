@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.web import builder as builder_module
-from tests.conftest import make_app
+from tests.conftest import make_app, seed_instance
 
 SAMPLES = Path(__file__).parent / "m44"
 SITUATION = {
@@ -196,7 +196,7 @@ def test_an_id_already_taken_is_never_reused(client, monkeypatch):
 
 
 def test_saved_situations_survive_a_restart(app, tmp_path):
-    instance = tmp_path / "instance"
+    instance = seed_instance(tmp_path / "instance")  # its search index; the saves' database is built here
     url = f"sqlite:///{tmp_path / 'saved.db'}"
     first = make_app(instance, DATABASE_URL=url)
     saved = save(first.test_client(), SITUATION)

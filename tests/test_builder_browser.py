@@ -107,6 +107,7 @@ def move_target_into_a_town(page) -> None:
     lay(page, *TOWN, "town")
     hexagon(page, *TARGET).click()
     page.click('[data-fk="move"]')
+    page.wait_for_selector("#move-status.move-status")  # the move answer is in: a tap before it moves nothing
     hexagon(page, *TOWN).click()
 
 

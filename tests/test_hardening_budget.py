@@ -16,7 +16,7 @@ from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.retreat import MAX_OPTIONS, retreat_options
 from adjudicator.engine.situation import parse_situation
 from adjudicator.web.budget import DEFAULT_WORK_BUDGET
-from tests.conftest import make_app
+from tests.conftest import make_app, seed_instance
 
 
 def frozen_breakthrough() -> dict:
@@ -80,7 +80,7 @@ def test_work_budget_stops_the_engine_once_overspent(rulebook):
 
 
 def test_request_over_the_work_budget_is_a_422_naming_the_body(tmp_path):
-    app = make_app(tmp_path / "instance", ENGINE_WORK_BUDGET=1_000)
+    app = make_app(seed_instance(tmp_path / "instance"), ENGINE_WORK_BUDGET=1_000)
     client = app.test_client()
     response = client.post("/api/v1/retreat", json={**frozen_breakthrough(), "unit": "T", "flags": 12})
     assert response.status_code == 422

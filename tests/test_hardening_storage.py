@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from adjudicator.build import build_database
 from adjudicator.db import WAL_SIZE_LIMIT, create_tables, engine_for
 from adjudicator.models import SavedSituation
-from tests.conftest import REPO, make_app
+from tests.conftest import REPO, make_app, seed_instance
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
 SITUATION = {"board": "standard", "units": [
@@ -66,7 +66,11 @@ def tiny_disk(path: Path, size: str) -> Iterator[Path]:
 
 
 def build_instance(instance: Path, url: str | None = None) -> None:
-    """Build an instance in another process, so this one holds no file of it open."""
+    """Build an instance in another process, so this one holds no file of it open. One whose
+    database is its own SQLite file is a copy of the run's built instance (``seed_instance``)."""
+    if url is None or url == f"sqlite:///{instance / 'adjudicator.db'}":
+        seed_instance(instance, database="test.db" if url is None else "adjudicator.db")
+        return
     code = ("import sys; from pathlib import Path; from tests.conftest import make_app; "
             "make_app(Path(sys.argv[1]), **({'DATABASE_URL': sys.argv[2]} if len(sys.argv) > 2 else {}))")
     subprocess.run([sys.executable, "-c", code, str(instance), *([url] if url else [])], check=True, cwd=REPO,

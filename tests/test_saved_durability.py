@@ -18,7 +18,7 @@ from sqlmodel import Session, SQLModel, select
 
 from adjudicator.db import engine_for
 from adjudicator.models import SavedSituation
-from tests.conftest import make_app, serving
+from tests.conftest import make_app, seed_instance, serving
 from tests.test_storage import postgres_url
 
 SAVES = 500
@@ -53,7 +53,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         url = postgres_url()
         SQLModel.metadata.drop_all(engine_for(url))
-    with serving(make_app(tmp_path / "instance", DATABASE_URL=url)) as base:
+    with serving(make_app(seed_instance(tmp_path / "instance"), DATABASE_URL=url)) as base:
         yield base
 
 

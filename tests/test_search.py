@@ -28,9 +28,9 @@ NASTY = [
 
 @pytest.fixture(scope="module")
 def index(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    instance = tmp_path_factory.mktemp("search")
-    search.build_index(catalogue, instance)
-    return instance
+    from tests.conftest import seed_instance
+
+    return seed_instance(tmp_path_factory.mktemp("search"))  # the index as ``search.build_index`` built it
 
 
 def ids(results: search.Results) -> list[str]:
@@ -66,6 +66,23 @@ def test_flask_content_build_builds_the_index_then_finds_it_up_to_date(tmp_path)
     assert search.index_is_fresh(fresh.extensions["catalogue"], tmp_path)
     again = runner.invoke(args=["content", "build"])
     assert again.exit_code == 0 and again.output.startswith("up to date"), again.output
+
+
+def test_flask_build_runs_the_content_build_and_writes_the_engine_bundle_in_one_process(tmp_path):
+    """`make build` (and so every `make serve` start) runs ``flask build``: the database and index,
+    then the offline engine bundle, with the app and content loaded once."""
+    from pathlib import Path
+
+    from tests.conftest import make_app
+
+    fresh = make_app(tmp_path, SKIP_BUILD=True)
+    result = fresh.test_cli_runner().invoke(args=["build"])
+    assert result.exit_code == 0 and result.output.startswith("built"), result.output
+    assert search.index_is_fresh(fresh.extensions["catalogue"], tmp_path)
+    again = fresh.test_cli_runner().invoke(args=["build"])
+    assert again.exit_code == 0 and again.output.startswith("up to date"), again.output
+    bundle = result.output.split("engine bundle: ", 1)[1].strip()
+    assert bundle.startswith("offline/engine-") and (Path(fresh.static_folder or "") / bundle).is_file()
 
 
 def test_index_is_stale_when_the_content_hash_changes(index, catalogue):

@@ -20,9 +20,9 @@ QUERIES: list[dict[str, Any]] = yaml.safe_load(QUERIES_FILE.read_text(encoding="
 
 @pytest.fixture(scope="module")
 def index(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    instance = tmp_path_factory.mktemp("search-ranking")
-    search.build_index(catalogue, instance)
-    return instance
+    from tests.conftest import seed_instance
+
+    return seed_instance(tmp_path_factory.mktemp("search-ranking"))  # the index as ``search.build_index`` built it
 
 
 def top_ids(index: Path, query: str, n: int = 3) -> list[str]:

@@ -17,7 +17,7 @@ from sqlmodel import Session, SQLModel, select
 from adjudicator.build import build_database, built_hash
 from adjudicator.db import engine_for
 from adjudicator.models import CrossRef, EntryRow, SavedSituation
-from tests.conftest import make_app
+from tests.conftest import make_app, seed_instance
 
 
 def postgres_url() -> str:
@@ -66,7 +66,7 @@ def test_rebuild_keeps_saved_situations(database_url, catalogue):
 
 
 def test_site_serves_rule_pages_from_the_configured_database(database_url, tmp_path):
-    app = make_app(tmp_path / "instance", DATABASE_URL=database_url)
+    app = make_app(seed_instance(tmp_path / "instance"), DATABASE_URL=database_url)  # built into database_url
     client = app.test_client()
     assert client.get("/rules/terrain/forest").status_code == 200
     assert client.get("/api/v1/rules/unit/armor").get_json()["dice"] == [3, 3, 3]
