@@ -6,6 +6,7 @@ work units, never in wall-clock time, so these tests cannot be flaky."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -13,7 +14,7 @@ from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
 from adjudicator.engine.geometry import BOARDS
-from adjudicator.engine.retreat import MAX_OPTIONS, retreat_options
+from adjudicator.engine.retreat import MAX_OPTIONS, convolve, retreat_options
 from adjudicator.engine.situation import parse_situation
 from adjudicator.web.budget import DEFAULT_WORK_BUDGET
 from tests.conftest import make_app
@@ -64,6 +65,25 @@ def test_retreat_with_many_flags_lists_a_capped_stated_sample(rulebook):
     assert result.to_dict()["options_truncated"] is True
     assert spent.units < DEFAULT_WORK_BUDGET
     assert len(json.dumps(result.to_dict())) < 400_000  # was 3.3 MB
+
+
+def test_listed_retreats_work_out_the_odds_of_their_shared_first_hexes_once(rulebook):
+    """Each listed Frozen River path used to convolve the loss odds of every hex it crosses on its
+    own (14,500 work units, about 0.1 s of CPU, for flags 12); paths listed depth first share their
+    first hexes, whose odds are now worked out once. The odds must stay those of the path's rolls."""
+    situation = parse_situation(frozen_breakthrough(), rulebook)
+    with work_budget(10**9) as spent:
+        result = retreat_options(situation, rulebook, "T", 12)
+    assert spent.units < 8_000
+    assert len(result.options) == MAX_OPTIONS
+    for option in result.options:
+        assert len(option.risks) == len(option.path)  # one roll per frozen hex entered
+        alone: tuple[Fraction, ...] = (Fraction(1),)
+        for roll in option.risks:
+            alone = convolve(alone, roll.loss_odds)
+        assert option.risk_losses == alone
+        left = 6 - option.figures_lost  # the target's figures still standing before the rolls
+        assert option.elimination_chance == (Fraction(1) if left <= 0 else sum(alone[left:], Fraction(0)))
 
 
 def test_retreat_api_answer_stays_small(client):

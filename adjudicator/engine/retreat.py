@@ -456,6 +456,28 @@ def retreat_options(
     total = 0
     notes: dict[tuple[str, Hex], Reason] = {}
     per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
+    # Listed paths come depth first, so they share their first hexes: each hex's rolls and the
+    # loss odds of each path prefix are worked out once (exact fractions along a 36-hex retreat
+    # on Frozen River were most of a flags-12 answer's cost).
+    hex_rolls: dict[Hex, tuple[RiskRoll, ...]] = {}
+    prefix_losses: dict[tuple[Hex, ...], tuple[Fraction, ...]] = {(): (Fraction(1),)}
+
+    def rolls_at(h: Hex) -> tuple[RiskRoll, ...]:
+        if h not in hex_rolls:
+            hex_rolls[h] = _risks(situation, rulebook, (h,), notes)
+        return hex_rolls[h]
+
+    def losses_along(path: tuple[Hex, ...]) -> tuple[Fraction, ...]:
+        known = len(path)
+        while path[:known] not in prefix_losses:
+            known -= 1
+        losses = prefix_losses[path[:known]]
+        for i in range(known, len(path)):
+            for roll in rolls_at(path[i]):
+                losses = convolve(losses, roll.loss_odds)
+            prefix_losses[path[:i + 1]] = losses
+        return losses
+
     for ignored in allowance.choices(flags):
         required = (flags - ignored) * least
         allowed = (flags - ignored) * most
@@ -474,11 +496,9 @@ def retreat_options(
                     break
                 listed += 1
                 charge(1 + len(path))
-                risks = _risks(situation, rulebook, path, notes)
+                risks = tuple(roll for h in path for roll in rolls_at(h))
                 _no_stop_notes(situation, rulebook, rules.unit_class, path, notes)
-                risk_losses: tuple[Fraction, ...] = (Fraction(1),)
-                for roll in risks:
-                    risk_losses = convolve(risk_losses, roll.loss_odds)
+                risk_losses = losses_along(path)
                 left = remaining_figures - lost
                 chance = Fraction(1) if left <= 0 else sum((p for k, p in enumerate(risk_losses) if k >= left),
                                                            Fraction(0))
