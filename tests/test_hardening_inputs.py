@@ -182,6 +182,29 @@ def test_posted_scenarios_with_hostile_numbers_never_cause_a_server_error(client
         assert response.get_json()["error"]["field"]
 
 
+HEXAGON_ON_BOARD = st.integers(0, 8).flatmap(lambda row: st.fixed_dictionaries(
+    {"row": st.just(row), "col": st.integers(0, 12).map(lambda k: 2 * k + row % 2)},
+    optional={
+        "terrain": st.fixed_dictionaries({"name": st.sampled_from(["woods", "river", "bunker", "²", ""])}),
+        "unit": st.fixed_dictionaries({"name": st.sampled_from(["infus", "tankger", "gunbrit", "inf2ger", "x"])},
+                                      optional={"nbr_units": HOSTILE, "badge": BADGES | HOSTILE}),
+        "tags": st.lists(st.fixed_dictionaries({"name": TAG_NAMES}), max_size=14),
+    },
+))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hexagons=st.lists(HEXAGON_ON_BOARD, min_size=1, max_size=8),
+       board=st.sampled_from(["STANDARD", "OVERLORD", "BRKTHRU"]))
+def test_posted_scenarios_on_the_board_import_whatever_their_units_carry(client, rulebook, hexagons, board):
+    """With hostile coordinates most generated files stop at the first one (400, in nine examples
+    out of ten), so the unit code was rarely reached: here every hexagon is on the board and every
+    file must import, its odd ``nbr_units``, badges and tags listed rather than fatal."""
+    response = client.post("/api/v1/import/m44", json=m44(hexagons, board))
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    parse_situation(response.get_json()["situation"], rulebook)
+
+
 @settings(max_examples=200, deadline=None)
 @given(hexagons=st.lists(HEXAGON, min_size=1, max_size=8))
 def test_any_hostile_scenario_imports_or_names_the_field(rulebook, hexagons):
