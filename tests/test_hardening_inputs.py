@@ -193,7 +193,7 @@ HEXAGON_ON_BOARD = st.integers(0, 8).flatmap(lambda row: st.fixed_dictionaries(
 ))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(hexagons=st.lists(HEXAGON_ON_BOARD, min_size=1, max_size=8),
        board=st.sampled_from(["STANDARD", "OVERLORD", "BRKTHRU"]))
 def test_posted_scenarios_on_the_board_import_whatever_their_units_carry(client, rulebook, hexagons, board):
