@@ -30,6 +30,7 @@ from adjudicator.engine.situation import (
     MAX_FIGURES,
     MAX_HEXES,
     NATIONS,
+    board_faces,
     parse_situation,
     resolve_profile,
     situation_rule_ids,
@@ -436,7 +437,7 @@ class _Importer:
                     if state.terrain is None:
                         state.terrain = entry_id
 
-    def document(self, bottom_side: str, rules: list[str]) -> dict[str, Any]:
+    def document(self, bottom_side: str, rules: list[str], face: str | None = None) -> dict[str, Any]:
         hexes = []
         for h in sorted(self.hexes):
             state = self.hexes[h]
@@ -455,6 +456,8 @@ class _Importer:
                 item["impassable"] = True  # api.md: units may neither enter nor retreat onto it
             hexes.append(item)
         doc: dict[str, Any] = {"board": self.board.kind, "bottom_side": bottom_side}
+        if face:
+            doc["face"] = face
         if rules:
             doc["rules"] = rules
         doc["hexes"] = hexes
@@ -465,6 +468,20 @@ class _Importer:
 def owner_matters(rules: HexRules) -> bool:
     """Whether a feature's protection or flag ignoring depends on who originally owned it."""
     return any("owner_only" in r.when for r in rules.dice_reductions) or any(f.owner_only for f in rules.flags)
+
+
+def _face(value: Any, rulebook: Rulebook, importer: _Importer) -> str | None:
+    """The situation ``face`` for the file's ``board.face``, through the ``editor_face`` of each
+    face the core ``board_faces`` entry lists; a face the content does not know is listed in ``unknown``
+    (the board is then drawn in the default face)."""
+    if value is None or value == "":
+        return None
+    name = str(value).strip()[:MAX_NAME]
+    for face_id, face in board_faces(rulebook).items():
+        if name.upper() == face.editor_face.upper():
+            return face_id
+    importer.unknown.append(Unmapped(None, None, "board face", name))
+    return None
 
 
 def _int_field(value: Any, where: str) -> int:
@@ -557,13 +574,14 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
                     occupied.add(h)
         importer.tags(h, item.get("tags"))
     importer.place_unit_markers()
+    face = _face(board_data.get("face"), rulebook, importer)
     if str(board_data.get("face") or "").strip().upper() == "BEACH":
         importer.beach_face()
     importer.infer_owners()
     if importer.medals:
         importer.notes.append(
             f"{importer.medals} medal tag(s) left out: victory objectives are not part of a situation")
-    doc = _validated(importer.document(bottom_side, rules), rulebook, importer)
+    doc = _validated(importer.document(bottom_side, rules, face), rulebook, importer)
     return M44Import(
         situation=doc,
         title=_title(data),

@@ -39,6 +39,26 @@ def test_page_text_has_enough_contrast_and_every_control_a_name(scheme_page, liv
     assert audit(scheme_page) == []
 
 
+def test_builder_on_a_winter_board_passes_the_audit(scheme_page, live_server):
+    """Issue #14: a board drawn in the winter face, with its face picker and legend open, keeps
+    AA contrast and named controls, and the words on the snowy board stay readable."""
+    from tests.test_board_face_browser import BOARD_TEXT_CONTRAST, SAMPLES
+
+    page = scheme_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / "winter_face_standard.m44"))
+    page.wait_for_function("() => document.querySelector('#board').dataset.face === 'winter'")
+    page.locator("#board-box summary").click()
+    page.locator("#legend-box summary").click()
+    assert page.locator("#legend-face").is_visible()
+    assert audit(page) == []
+    page.click("#show-labels")
+    words = page.evaluate(BOARD_TEXT_CONTRAST)
+    assert words["checked"] > 100 and words["failures"] == [], words
+
+
 def test_builder_ruling_is_readable(desktop_page, live_server):
     """The ruling panel, with its breakdown, odds and reasons, after a real battle is set up."""
     page = desktop_page

@@ -171,6 +171,13 @@ def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, 
     listed = page.locator("#fire-map").inner_text()
     for b in illegal:
         assert b["why_not"][0]["text"] in listed
+    # the light wash: exactly the hexes the API says the unit sees (the forest hides some)
+    shaded = [tuple(x) for x in page.evaluate("() => [...document.querySelectorAll('polygon.fire-sight')]"
+                                              ".map((p) => [Number(p.dataset.row), Number(p.dataset.col)])")]
+    in_sight = [(x["row"], x["col"]) for x in expected["in_sight"]]
+    assert sorted(shaded) == sorted(in_sight) and len(shaded) == len(set(shaded))
+    assert (5, 7) in in_sight and (4, 4) not in in_sight  # the forest is seen, the hex behind it is not
+    assert f"clear line of sight to {len(in_sight)} hexes" in listed
     save_screenshot(page, "play-fire-map-phone")
 
 

@@ -156,6 +156,8 @@ LABELS: dict[str, str] = {
     "ignores_terrain_movement": "Terrain movement restrictions do not apply",
     "move_after_battle": "Move again after battling (hexes)",
     "road_max_move": "Most hexes when the whole move is on road",
+    "board_faces": "Board faces (scenario editor name)",
+    "default_board_face": "Face when a situation names none",
 }
 
 CONDITIONS = {
@@ -281,6 +283,8 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
             + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
             for m in value
         ))
+    if key == "board_faces":
+        return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
     if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",

@@ -10,13 +10,14 @@ with no dice left cannot be made."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from adjudicator.engine.advance import OVERRUN
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import Board, distance
+from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbols, special_rules_in_effect
 from adjudicator.engine.los import LOS_RULE, LineOfSight, hex_json, line_of_sight, los_json, plateau_group
 from adjudicator.engine.movement import check_path
@@ -43,7 +44,12 @@ JAPANESE = "japanese"  # the nation code a ``target_japanese`` reduction protect
 
 @dataclass(frozen=True)
 class BattleRuling:
-    """Everything the engine can say about one unit battling another."""
+    """Everything the engine can say about one unit battling another.
+
+    ``los_clear`` is the line-of-sight verdict; ``los`` (the whole ruling on the line, with every
+    reason) and ``odds`` (exact, in fractions) are worked out on first use, so a caller that needs
+    neither (the fire map, which reads the verdict from a ``sight_map``) never walks the line nor
+    convolves the dice."""
 
     attacker: Unit
     target: Unit
@@ -51,11 +57,12 @@ class BattleRuling:
     close_assault: bool
     why_not: tuple[Reason, ...]
     los_needed: bool
-    los: LineOfSight
+    los_clear: bool
+    line_ruling: Callable[[], LineOfSight] = field(repr=False, compare=False)
     dice: int
     breakdown: tuple[Reason, ...]
     hits: HitSymbols
-    odds: Odds | None
+    odds_of: Callable[[], Odds | None] = field(repr=False, compare=False)
     notes: tuple[Reason, ...] = ()
     card: str | None = None
     combat_card: str | None = None
@@ -64,6 +71,17 @@ class BattleRuling:
     @property
     def legal(self) -> bool:
         return not self.why_not
+
+    @cached_property
+    def los(self) -> LineOfSight:
+        """The ``line_of_sight`` ruling for the pair (content ``line_of_sight``), the same whether
+        it was worked out with the battle or is worked out now."""
+        return self.line_ruling()
+
+    @cached_property
+    def odds(self) -> Odds | None:
+        """The exact odds of the battle (``odds.battle_odds``); None when it may not be made."""
+        return self.odds_of()
 
 
 def resolve_entry(rulebook: Rulebook, name: object, field: str, *kinds: str) -> str | None:
@@ -354,12 +372,14 @@ class _Assessor:
                 self.notes.append(Reason(badge, f"{self.attacker.id} moved this turn, which already removed its "
                                                 f"{self.name(badge)}"))
 
-    def check_line_of_sight(self, los: LineOfSight) -> None:
+    def check_line_of_sight(self, clear: bool, los: Callable[[], LineOfSight]) -> None:
+        """A blocked line makes the battle illegal for a unit that needs one; the reason names
+        every blocker, so only then is the line itself walked (``los``)."""
         if not self.a_rules.needs_los:
             self.notes.append(Reason(self.attacker.profile, f"{self.a_name} needs no line of sight"))
             return
-        if not los.clear:
-            where = "; ".join(dict.fromkeys(b.reason for b in los.blocked_by))
+        if not clear:
+            where = "; ".join(dict.fromkeys(b.reason for b in los().blocked_by))
             self.why_not.append(Reason(LOS_RULE, f"No line of sight: {where}"))
 
     # -- dice -----------------------------------------------------------------------------
@@ -607,6 +627,7 @@ def assess_battle(
     card: str | None = None,
     combat_card: str | None = None,
     overrun_battle: bool = False,
+    sight: Mapping[Hex, frozenset[Hex]] | None = None,
 ) -> BattleRuling:
     """Rule on ``attacker_id`` battling ``target_id``: legality with every reason, dice with a
     cited breakdown, the faces that hit and the exact odds.
@@ -614,7 +635,12 @@ def assess_battle(
     ``card`` / ``combat_card`` are names or ids of a command card and a combat card; an unknown
     one raises IllegalSituation naming the field. ``overrun_battle`` says the battle is itself an
     armor overrun (core ``armor_overrun``): only a unit that may overrun can make it, and what
-    follows it counts that overrun against the per-turn limit."""
+    follows it counts that overrun against the per-turn limit.
+
+    ``sight`` is ``los.sight_map`` of this very situation (content ``line_of_sight``) for callers
+    that rule many pairs (the fire map): when it holds the attacker's hex, the verdict is read
+    from it and the line is walked only where the ruling needs its reasons (a blocked line for a
+    unit that needs one); the ruling is the same as without it, reason for reason."""
     attacker = situation.unit(attacker_id, "attacker")
     target = situation.unit(target_id, "target")
     if attacker.id == target.id:
@@ -634,8 +660,16 @@ def assess_battle(
     a.note_badges_lost()
     if overrun_battle:
         a.check_overrun_battle()
-    los = line_of_sight(situation, rulebook, attacker.hex, target.hex)
-    a.check_line_of_sight(los)
+
+    def line() -> LineOfSight:
+        return line_of_sight(situation, rulebook, attacker.hex, target.hex)
+
+    if sight is not None and attacker.hex in sight:
+        clear, line_ruling = target.hex in sight[attacker.hex], _once(line)
+    else:
+        known = line()
+        clear, line_ruling = known.clear, lambda: known
+    a.check_line_of_sight(clear, line_ruling)
 
     dice = 0
     if base is not None:
@@ -647,13 +681,29 @@ def assess_battle(
             a.why_not.append(Reason(DICE_RULE, "No battle dice are left after the reductions, so the battle cannot "
                                                "be made"))
     hits = hit_symbols(situation, rulebook, attacker, target, a.close, card_id)
-    odds = battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures) if not a.why_not else None
+    legal = not a.why_not
+
+    def odds() -> Odds | None:
+        return battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures) if legal else None
+
     return BattleRuling(
         attacker=attacker, target=target, distance=a.distance, close_assault=a.close,
-        why_not=tuple(dict.fromkeys(a.why_not)), los_needed=a.a_rules.needs_los, los=los, dice=dice,
-        breakdown=tuple(a.breakdown), hits=hits, odds=odds, notes=tuple(dict.fromkeys(a.notes)),
+        why_not=tuple(dict.fromkeys(a.why_not)), los_needed=a.a_rules.needs_los, los_clear=clear,
+        line_ruling=line_ruling, dice=dice,
+        breakdown=tuple(a.breakdown), hits=hits, odds_of=odds, notes=tuple(dict.fromkeys(a.notes)),
         card=card_id, combat_card=combat_id, overrun_battle=overrun_battle,
     )
+
+
+def _once(work: Callable[[], LineOfSight]) -> Callable[[], LineOfSight]:
+    """``work`` run at most once: the ruling's reason and its ``los`` share one walk of the line."""
+    done: list[LineOfSight] = []
+
+    def run() -> LineOfSight:
+        if not done:
+            done.append(work())
+        return done[0]
+    return run
 
 
 def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:

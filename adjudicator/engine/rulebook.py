@@ -360,6 +360,15 @@ class VictoryRules:
 
 
 @dataclass(frozen=True)
+class BoardFace:
+    """One printed face of the board (core ``board_faces``): what a situation's ``face`` may be."""
+
+    __pydantic_config__ = FORBID
+    name: str  # what the builder and the page call it ("Winter")
+    editor_face: str  # the scenario editor's ``board.face`` value for it ("WINTER")
+
+
+@dataclass(frozen=True)
 class CoreRules:
     __pydantic_config__ = FORBID
     die_faces: dict[Face, int] = field(default_factory=dict)
@@ -367,6 +376,8 @@ class CoreRules:
     overruns_per_turn: int | None = None
     retreat_hexes_per_flag: int | None = None
     figures_lost_per_retreat_move_not_made: int | None = None
+    board_faces: dict[str, BoardFace] = field(default_factory=dict)  # face id -> face
+    default_board_face: str | None = None  # the face a situation without ``face`` is drawn in
 
 
 DISPLAY_ONLY: dict[str, str] = {
@@ -385,6 +396,9 @@ DISPLAY_ONLY: dict[str, str] = {
     "VictoryRules.temporary": "there is no victory engine yet: medal objectives are explained on their pages",
     "VictoryRules.group": "there is no victory engine yet: medal objectives are explained on their pages",
     "VictoryRules.turn_start": "there is no victory engine yet: medal objectives are explained on their pages",
+    "CoreRules.default_board_face": "the board's face is cosmetic (Winter Wars rulebook, Foreword): no ruling "
+                                    "reads a situation's face, so only the builder needs the face it draws "
+                                    "when a situation gives none",
 }
 """Structured fields no ruling computes with, each with the reason (no dead fields: a rule the
 engine should apply must not hide in a display-only field)."""

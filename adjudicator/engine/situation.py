@@ -13,7 +13,15 @@ from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
-from adjudicator.engine.rulebook import BadgeRules, HexRules, MarkerRules, Rulebook, UnitRules
+from adjudicator.engine.rulebook import (
+    BadgeRules,
+    BoardFace,
+    CoreRules,
+    HexRules,
+    MarkerRules,
+    Rulebook,
+    UnitRules,
+)
 
 SIDES = ("allies", "axis")
 NATIONS = (
@@ -84,6 +92,9 @@ class Situation:
     rules_in_effect: frozenset[str]
     hexes: Mapping[Hex, HexState]
     units: tuple[Unit, ...]
+    # The printed face of the board (core ``board_faces``), None when not given. Kept so a saved or
+    # imported situation is drawn as it was set up; no ruling reads it (the face is cosmetic).
+    face: str | None = None
     _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
     _by_hex: Mapping[Hex, Unit] = field(default_factory=dict, repr=False, compare=False)
 
@@ -251,7 +262,34 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         seen_ids.add(unit.id)
         occupied[unit.hex] = unit.id
         units.append(unit)
-    return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units))
+    face = parse_face(doc.get("face"), rulebook)
+    return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units), face)
+
+
+BOARD_ENTRY = "board_faces"
+"""The core entry that lists the board's printed faces (``board_faces``)."""
+
+
+def board_faces(rulebook: Rulebook) -> dict[str, BoardFace]:
+    """Face id -> face, from the core ``board_faces`` entry (empty when the content has none)."""
+    rules = rulebook.rules.get(BOARD_ENTRY)
+    return dict(rules.board_faces) if isinstance(rules, CoreRules) else {}
+
+
+def parse_face(value: Any, rulebook: Rulebook) -> str | None:
+    """A situation's optional ``face``: a face id of core ``board_faces``, its name or the scenario
+    editor's spelling (``WINTER``), any case. Absent or null means the default face."""
+    if value is None:
+        return None
+    faces = board_faces(rulebook)
+    known = ", ".join(faces) or "none (the content lists no board faces)"
+    if not isinstance(value, str) or not value.strip() or len(value) > 40:
+        raise IllegalSituation("face", f"must be one of {known}, got {value!r}"[:200])
+    wanted = value.strip().lower()
+    for face_id, face in faces.items():
+        if wanted in (face_id, face.name.lower(), face.editor_face.lower()):
+            return face_id
+    raise IllegalSituation("face", f"unknown board face {value.strip()!r}; known: {known}")
 
 
 def _goes_on(rulebook: Rulebook, rules: BadgeRules, unit_type: str) -> bool:

@@ -41,12 +41,14 @@ from adjudicator.engine.rulebook import (
     UnitRules,
 )
 from adjudicator.engine.situation import (
+    BOARD_ENTRY,
     HEX_FIELDS,
     MAX_FIGURES,
     MAX_MOVED,
     NATIONS,
     SIDES,
     UNIT_FIELDS,
+    board_faces,
     situation_rule_ids,
 )
 from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
@@ -58,7 +60,7 @@ from adjudicator.web.security import CSP, asset_version
 bp = Blueprint("builder", __name__)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
-SITUATION_FIELDS = ("board", "bottom_side", "rules", "hexes", "units")
+SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units")
 SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
 MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
@@ -96,6 +98,19 @@ def board_json(board: Board) -> dict[str, Any]:
              "sections": list(board.sections(h))}
             for h in board.hexes()
         ],
+    }
+
+
+def faces_json(rb: Rulebook) -> dict[str, Any]:
+    """The board faces the builder offers (core ``board_faces``), in content order, and the one it
+    draws when a situation names none (``default_board_face``: display only, no ruling reads it)."""
+    faces = board_faces(rb)
+    entry = rb.rules.get(BOARD_ENTRY)
+    default = getattr(entry, "default_board_face", None)
+    return {
+        "entry": BOARD_ENTRY if BOARD_ENTRY in rb.kinds else None,
+        "default": default if default in faces else next(iter(faces), None),
+        "list": [{"id": face_id, "name": face.name} for face_id, face in faces.items()],
     }
 
 
@@ -267,6 +282,7 @@ def page_data() -> dict[str, Any]:
         "boards": {kind: board_json(board) for kind, board in BOARDS.items()},
         "sides": list(SIDES),
         "palette": palette(catalogue, rulebook()),
+        "faces": faces_json(rulebook()),
         "examples": examples(),
         "api": {
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",
@@ -442,7 +458,10 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(f"unknown field {unknown[0]!r}; a saved situation has "
                        f"{', '.join(SITUATION_FIELDS + SELECTION_FIELDS)}", field=unknown[0])
     situation = situation_from(data)
-    document = {k: data[k] for k in SITUATION_FIELDS if k in data}
+    # the face as its content id ("WINTER" is stored as "winter"), so equal boards store equal text
+    document = {k: situation.face if k == "face" else data[k] for k in SITUATION_FIELDS if k in data}
+    if document.get("face") is None:
+        document.pop("face", None)
     if "units" in document:
         document["units"] = _known_fields(document["units"], UNIT_FIELDS)
     if "hexes" in document:

@@ -26,6 +26,7 @@ from adjudicator.engine.situation import (
     MAX_UNITS,
     NATIONS,
     SIDES,
+    board_faces,
     situation_rule_ids,
 )
 
@@ -84,6 +85,9 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
         "required": ["units"],
         "properties": {
             "board": {"type": "string", "enum": list(BOARDS), "default": "standard"},
+            "face": _enum(list(board_faces(rulebook)), "the board's printed face (core `board_faces`; its name "
+                          "or editor spelling too): drawn by the builder, no ruling reads it; absent: the "
+                          "countryside", nullable=True),
             "bottom_side": {"type": "string", "enum": list(SIDES), "default": "allies"},
             "rules": {"type": "array", "maxItems": MAX_RULES,
                       "items": {**name, "enum": sorted(situation_rule_ids(rulebook))} if situation_rule_ids(rulebook)
@@ -313,6 +317,8 @@ FIRE_MAP_RESPONSE = {
         "beyond_range": {"type": "integer", "minimum": 0},
         "truncated": {"type": "boolean"},
         "max_pairs": {"type": "integer", "minimum": 1},
+        "in_sight": {"type": "array", "items": HEX, "description": (
+            "only with `unit`: every hex it has a clear line of sight to, in board order, its own hex left out")},
     },
 }
 MOVE_OPTION = {

@@ -54,7 +54,6 @@ export class BoardView {
     this.width = (board.max_col + 2) * (W / 2);
     this.height = 2 * BAND + 2 * R + (board.rows - 1) * 1.5 * R;
     this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
-    this.svg.setAttribute('aria-label', `${board.kind} board, ${board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
     // Three layers: the hexes (the tap and focus targets), the overlays (line of sight,
     // retreats), then the words and unit tokens on top so an overlay never hides them.
     const hexLayer = s('g', {class: 'hexes'});
@@ -113,6 +112,11 @@ export class BoardView {
   // -- rendering -------------------------------------------------------------------------------
   render(state, ui) {
     const c = this.content;
+    // The printed face (core rule `board_faces`) is only a look: builder.css colours the countryside and
+    // the baselines from [data-face]. A situation without a face is drawn in the default one.
+    const face = state.face || this.defaultFace || 'country';
+    if (this.svg.dataset.face !== face) this.svg.dataset.face = face;
+    this.svg.setAttribute('aria-label', `${this.board.kind} board, ${face} face, ${this.board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
     const top = state.bottom_side === 'allies' ? 'axis' : 'allies';
     const names = {bottom: ['left', 'centre', 'right'], top: ['right', 'centre', 'left']};
     for (const {where, band, texts} of this.bandText) {

@@ -1,7 +1,9 @@
 // The fire map (issue #13): a selected unit draws whom it can battle and with how many dice, and
 // which enemies can battle it, from POST /api/v1/fire-map (each pair ruled exactly as /battle
 // rules it). Pairs that may not battle are drawn faint; the unit's sheet lists every pair with
-// the reason and its rule, and a button to make it the battle shown.
+// the reason and its rule, and a button to make it the battle shown. Under the rings, a light wash
+// shades every hex the unit has a clear line of sight to (`in_sight`, from the engine's one
+// sight_map sweep), so "can it even see there?" is answered before any unit stands there.
 
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
@@ -54,6 +56,18 @@ export class FireMap {
     };
   }
 
+  /** The light wash on every hex the selected unit sees (line of sight clear), drawn under the rest. */
+  sightShading(board) {
+    const p = this.pairs();
+    if (!p) return [];
+    return (p.data.in_sight || []).map((x) => {
+      const shape = board.hexShape(x, 'fire-sight', 0.97);
+      shape.dataset.row = x.row;
+      shape.dataset.col = x.col;
+      return shape;
+    });
+  }
+
   /** Rings and dice counts on the board: "→3" the selected unit battles this one with 3 dice,
    * "3→" this one battles the selected unit with 3 dice; faint when the battle is not allowed. */
   overlay(board, state) {
@@ -100,7 +114,11 @@ export class FireMap {
     const list = (title, items, dir) => [h('p', {class: 'fire-h'}, title),
       items.length ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
         : h('p', {class: 'muted small'}, 'No enemy within reach.')];
+    const seen = p.data.in_sight;
     return h('div', {class: 'fire-list', id: 'fire-map'},
+      seen ? h('p', {class: 'fire-sight-count small', id: 'fire-sight-count'},
+        h('span', {class: 'lg-hex lg-sight', 'aria-hidden': 'true'}), ' ',
+        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`) : null,
       list('It can battle', p.out, 'out'), list('Who can battle it', p.in, 'in'),
       p.data.beyond_range ? h('p', {class: 'muted small'}, `${p.data.beyond_range} more pair${p.data.beyond_range === 1 ? ' is' : 's are'} out of range.`) : null,
       p.data.truncated ? h('p', {class: 'muted small'}, 'The board has too many pairs to list them all.') : null);

@@ -7,6 +7,7 @@
 // where JSON is a compact form of the situation:
 //   {"v": 1,
 //    "b": board            (omitted: "standard"),
+//    "e": board face       (omitted: none given, the default face is drawn),
 //    "s": bottom side      (omitted: "allies"),
 //    "r": [rule ids],
 //    "h": [[row, col, terrain, obstacle, owner]]                     trailing "" trimmed,
@@ -18,7 +19,7 @@
 // Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
 
 export const EMPTY = Object.freeze({
-  board: 'standard', bottom_side: 'allies', rules: [], hexes: [], units: [],
+  board: 'standard', face: null, bottom_side: 'allies', rules: [], hexes: [], units: [],
   attacker: null, target: null, card: null, combat_card: null, overrun_battle: false, flags: 1, title: '',
 });
 
@@ -28,6 +29,9 @@ export const key = (row, col) => `${row},${col}`;
 export function newState(from = EMPTY) {
   const state = {
     board: from.board || 'standard',
+    // The printed face of the board (core rule `board_faces`): only a look, so it is kept and drawn but
+    // changes no ruling. null: none given (the default face is drawn).
+    face: typeof from.face === 'string' && from.face ? from.face : null,
     bottom_side: from.bottom_side || 'allies',
     rules: [...(from.rules || [])],
     hexes: new Map(),
@@ -89,6 +93,7 @@ export function situationDoc(state) {
     return out;
   });
   const doc = {board: state.board, bottom_side: state.bottom_side, hexes, units};
+  if (state.face) doc.face = state.face;
   if (state.rules.length) doc.rules = [...state.rules];
   return doc;
 }
@@ -113,6 +118,7 @@ export function compact(state) {
   const doc = situationDoc(state);
   const c = {v: 1};
   if (doc.board !== 'standard') c.b = doc.board;
+  if (doc.face) c.e = doc.face;
   if (doc.bottom_side !== 'allies') c.s = doc.bottom_side;
   if (doc.rules) c.r = doc.rules;
   if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
@@ -135,6 +141,7 @@ export function expand(c) {
   const list = (x) => (Array.isArray(x) ? x : []);
   return {
     board: c.b || 'standard',
+    face: typeof c.e === 'string' ? c.e : null,
     bottom_side: c.s || 'allies',
     rules: list(c.r).map(String),
     hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain, obstacle, owner})),

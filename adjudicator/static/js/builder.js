@@ -54,6 +54,10 @@ const ui = {
 let lastFragment = null;
 
 const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onActivate: onHex});
+/** The board faces of the content (core rule `board_faces`): id -> name, and the one drawn by default. */
+const FACES = new Map((DATA?.faces?.list || []).map((f) => [f.id, f.name]));
+const DEFAULT_FACE = DATA?.faces?.default || null;
+if (board) board.defaultFace = DEFAULT_FACE;
 const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults));
 /** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
 function centreOn(p) {
@@ -120,6 +124,7 @@ const scheduleUrl = (() => {
 function load(next, {push = true, note = null} = {}) {
   state = newState(next);
   if (!DATA.boards[state.board]) state.board = 'standard';
+  if (state.face && !FACES.has(state.face)) state.face = null;  // a face this content does not know
   ui.selected = null;
   ui.editing = false;
   ui.moving = null;
@@ -278,12 +283,25 @@ function withFocusKept(fn) {
 function render() {
   fire?.update(state, ui.moving ? null : selectedUnit());
   board.render(state, ui);
+  renderFace();
   hint(toolHint());
   withFocusKept(() => {
     renderSheet();
     renderResults();
   });
   fitDock();
+}
+
+/** The legend says which face the board is drawn in; the face is only a look (core rule `board_faces`). */
+function renderFace() {
+  const item = $('#legend-face');
+  if (!item) return;
+  const face = state.face || DEFAULT_FACE;
+  item.hidden = !FACES.size;
+  const rule = DATA.faces.entry ? content.ruleUrl(DATA.faces.entry) : null;
+  fill(item, h('span', {class: 'lg-hex t-open', 'data-face': face, 'aria-hidden': 'true'}), ' Board face: ', h('strong', {id: 'legend-face-name'}, FACES.get(face) || face || 'none'),
+    ` — the printed look of the board${state.face ? '' : ' (none given: the default)'}; it changes no rule`,
+    rule ? [' (', h('a', {href: rule}, 'board faces'), ')'] : null, '.');
 }
 
 /** On a phone the docked sheet and ruling take the screen below the board, never the board. */
@@ -645,7 +663,8 @@ function drawOverlay() {
       || (target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null),
     retreatFrom: target,
     highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex,
-    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : [])],
+    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
+      ...(showFire ? fire.sightShading(board) : [])],
     extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
   });
 }
@@ -689,6 +708,7 @@ const scheduleRefresh = debounced(async (signal) => {
 // -- global controls --------------------------------------------------------------------------
 function syncGlobalControls() {
   $('#board-kind').value = state.board;
+  $('#board-face').value = state.face || DEFAULT_FACE || '';
   $('#bottom-side').value = state.bottom_side;
   $('#card').value = state.card || '';
   $('#combat-card').value = state.combat_card || '';
@@ -741,6 +761,14 @@ function buildGlobalControls() {
     message(lost ? `${lost} thing(s) off the ${kind} board were removed.` : '');
   });
   $('#bottom-side').addEventListener('change', (e) => { state.bottom_side = e.target.value; commit(); });
+  const faceSelect = $('#board-face');
+  faceSelect.append(...[...FACES].map(([id, name]) => h('option', {value: id}, `${name}${id === DEFAULT_FACE ? ' (default)' : ''}`)));
+  faceSelect.closest('.b-field').hidden = !FACES.size;
+  // Only the look changes: the board is redrawn and the link updated, no ruling is asked again.
+  faceSelect.addEventListener('change', (e) => {
+    state.face = e.target.value && e.target.value !== DEFAULT_FACE ? e.target.value : null;
+    commit({push: true, refresh: false});
+  });
   $('#show-labels').addEventListener('click', (e) => {
     ui.labels = !ui.labels;
     e.currentTarget.setAttribute('aria-pressed', ui.labels ? 'true' : 'false');
@@ -777,7 +805,7 @@ function buildGlobalControls() {
   $('#copy-link').addEventListener('click', copyLink);
   $('#save').addEventListener('click', save);
   $('#clear').addEventListener('click', () => {
-    load({...EMPTY, board: state.board, bottom_side: state.bottom_side}, {push: true});
+    load({...EMPTY, board: state.board, face: state.face, bottom_side: state.bottom_side}, {push: true});
     message('Board cleared. Your browser\'s Back button brings the previous situation back.');
   });
   $('#m44-file').addEventListener('change', importFile);
@@ -974,7 +1002,7 @@ async function start() {
   buildGlobalControls();
   buildExamples();
   if (readonly) {
-    for (const el of $$('#cards-box select, #cards-box input, #title, #board-kind, #bottom-side, #m44-file')) el.disabled = true;
+    for (const el of $$('#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file')) el.disabled = true;
     $('#import-box').hidden = true;
     $('#examples-box').hidden = true;
     $('#clear').hidden = true;
