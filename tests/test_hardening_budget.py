@@ -110,3 +110,19 @@ def test_request_over_the_work_budget_is_a_422_naming_the_body(tmp_path):
                           {"id": "B", "side": "axis", "type": "armor", "row": 4, "col": 12, "figures": 3}],
                 "attacker": "A", "target": "B"}
     assert client.post("/api/v1/battle", json=ordinary).status_code == 200  # a normal ruling still fits
+
+
+def test_loss_odds_convolve_to_exactly_the_fraction_sums():
+    """``convolve`` works in whole numbers over a common denominator; its answer must be the
+    exact sum of products a Fraction-by-Fraction convolution gives (Frozen River odds)."""
+    import random
+
+    rnd = random.Random(15)
+    for _ in range(200):
+        a = tuple(Fraction(rnd.randint(0, 40), rnd.choice([1, 6, 36, 7, 216])) for _ in range(rnd.randint(1, 6)))
+        b = tuple(Fraction(rnd.randint(0, 40), rnd.choice([1, 6, 36, 5])) for _ in range(rnd.randint(1, 6)))
+        expected = [Fraction(0)] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                expected[i + j] += x * y
+        assert convolve(a, b) == tuple(expected)
