@@ -55,7 +55,7 @@ from adjudicator.content.facts import describe
 from adjudicator.content.loader import Catalogue, Entry, content_dir
 from adjudicator.content.markdown import render
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """Bump when the schema or the analysis changes: an index of another version counts as stale."""
 
 INDEX_DIR = "index"
@@ -167,6 +167,7 @@ def _schema() -> Schema:
         url=STORED,
         phrases=STORED,
         name_words=STORED,
+        literals=STORED,
         specificity=STORED,
     )
 
@@ -201,6 +202,17 @@ def _phrases(entry: Entry) -> list[tuple[str, ...]]:
     return sorted({stems for stems in (stems_of(n) for n in _names(entry)) if stems})
 
 
+def literal(text: str) -> str:
+    """``text`` word for word, small words kept: "On the Move" -> "on the move"."""
+    return " ".join(words_of(text))
+
+
+def _literals(entry: Entry) -> list[str]:
+    """Each name word for word. Stems drop the small words, so "on the move" (the Breakthrough
+    deck's orders) and "move" (Movement) are the same phrase; the words typed tell them apart."""
+    return sorted({w for w in (literal(n) for n in _names(entry)) if w})
+
+
 def _document(entry: Entry, catalogue: Catalogue) -> dict[str, Any]:
     """The fields Whoosh indexes and stores for one entry (``specificity`` is added after)."""
     meta = entry.meta
@@ -220,6 +232,7 @@ def _document(entry: Entry, catalogue: Catalogue) -> dict[str, Any]:
         "url": build.entry_url(meta.kind, meta.id),
         "phrases": [list(p) for p in _phrases(entry)],
         "name_words": sorted({w for n in names for w in words_of(n)}),
+        "literals": _literals(entry),
     }
 
 
@@ -438,6 +451,7 @@ class Doc:
     summary: str
     body: str
     specificity: float
+    literals: frozenset[str] = frozenset()  # every name word for word (``_literals``)
 
     @cached_property
     def summary_tokens(self) -> tuple[tuple[int, int, str], ...]:
@@ -469,7 +483,7 @@ class Generation:
         for docnum, stored in reader.iter_docs():
             self.docs[docnum] = Doc(
                 docnum, stored["id"], stored["kind"], stored["expansion"], stored["name"], stored["url"],
-                stored["summary"], stored["body"], stored["specificity"],
+                stored["summary"], stored["body"], stored["specificity"], frozenset(stored["literals"]),
             )
             for phrase in stored["phrases"]:
                 self.phrases.setdefault(phrase[0], []).append((docnum, tuple(phrase)))
@@ -752,7 +766,9 @@ def rank(parsed: ParsedQuery, generation: Generation, scores: dict[int, float]) 
 
     Ordering key, all deterministic:
     1. the query *is* one of the entry's names (all its words make up the name), surest reading
-       first (typed > synonym > correction > completion);
+       first (typed > synonym > correction > completion), then the entry whose name it is word
+       for word, small words included ("on the move" is the Breakthrough deck's, "move"
+       Movement's, though both stem to "move");
     2. the query names the entry and no other name outranks it there (``NameMatch.outranks``:
        a longer name over the same words, or a surer reading of them), the most specific entry
        first (``specificities``, plus ``LENGTH_BONUS`` per further word its name covers:
@@ -763,6 +779,7 @@ def rank(parsed: ParsedQuery, generation: Generation, scores: dict[int, float]) 
     named = named_entries(parsed, generation)
     named = {d: m for d, m in named.items() if d in scores}
     total = len(parsed.groups)
+    typed = literal(parsed.text)
     keys: dict[int, tuple[Any, ...]] = {}
     for docnum in scores:
         match = named.get(docnum)
@@ -772,7 +789,8 @@ def rank(parsed: ParsedQuery, generation: Generation, scores: dict[int, float]) 
         specificity = generation.docs[docnum].specificity + LENGTH_BONUS * (match.length - 1)
         weight = round(match.weight, 6)
         if match.start == 0 and match.end == total:
-            keys[docnum] = (0, -weight, -specificity, -match.length)
+            word_for_word = typed in generation.docs[docnum].literals
+            keys[docnum] = (0, -weight, -word_for_word, -specificity, -match.length)
         elif any(other.outranks(match) for d, other in named.items() if d != docnum):
             keys[docnum] = (2, -specificity, -weight, -match.length)
         else:
@@ -982,8 +1000,8 @@ def offline_tables(generation: Generation) -> dict[str, Any]:
         "limits": {"max_query_chars": MAX_QUERY_CHARS, "max_words": MAX_WORDS},
         "bm25": {"B": BM25_B, "K1": BM25_K1, "boosts": FIELD_BOOSTS, "doc_count": doc_count,
                  "averages": averages, "lengths": lengths, "postings": postings},
-        "docs": [[d.id, d.kind, d.expansion, d.name, d.url, d.summary, d.specificity, phrases.get(i, [])]
-                 for i, d in enumerate(docs)],
+        "docs": [[d.id, d.kind, d.expansion, d.name, d.url, d.summary, d.specificity, phrases.get(i, []),
+                  sorted(d.literals)] for i, d in enumerate(docs)],
     }
     generation.__dict__["_offline_tables"] = tables
     return tables

@@ -357,3 +357,35 @@ def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, liv
     assert "damaged" in page.locator("#b-message").inner_text()
     place(page, *ATTACKER, "allies", "infantry")
     assert len(page_situation(page)) == 1
+
+
+def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, live_server):
+    """Issue #14 A: insignia, battle stars and barges have no rules; they are not "unknown"."""
+    open_builder(page, live_server)
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / "french_decorative_overlord.m44"))
+    page.locator("#import-result").wait_for()
+    assert page.locator("#import-unknown").count() == 0
+    decorative = page.locator("#import-decorative")
+    assert "8 decorative pieces" in decorative.locator("summary").inner_text()
+    decorative.locator("summary").click()
+    listed = decorative.inner_text()
+    for name in ("badge3", "badge25", "tag5", "pcarrier", "barge"):
+        assert f"“{name}”" in listed
+
+
+def test_british_battle_back_is_offered_after_the_battle(desktop_page, live_server, app):
+    """Issue #14 C: the follow-up battles of /battle (Stiff Upper Lip) are shown, citing their rule."""
+    page = desktop_page
+    link = {"v": 1, "u": [["A", "axis", "infantry", 5, 11, 4], ["B", "allies", "infantry", 4, 12, 4, 0, "", "british"]],
+            "a": "A", "t": "B"}
+    encoded = base64.urlsafe_b64encode(json.dumps(link).encode()).decode().rstrip("=")
+    open_builder(page, live_server, f"/builder#s={encoded}")
+    expected = battle_of(app, {"units": [
+        {"id": "A", "side": "axis", "type": "infantry", "row": 5, "col": 11, "figures": 4},
+        {"id": "B", "side": "allies", "type": "infantry", "row": 4, "col": 12, "figures": 4, "nation": "british"}]},
+        attacker="A", target="B")
+    [back] = expected["follow_ups"]
+    ruling = ruling_tab(page, "after")
+    assert "Battle back:" in ruling and back["text"] in ruling
+    assert page.locator('#ruling li.follow-up a[href="/rules/nation/british_commonwealth"]').count() == 1

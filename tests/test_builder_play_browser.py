@@ -223,3 +223,29 @@ def test_the_steep_hill_example_opens_in_move_mode_and_the_climb_costs_two(
     said = page.locator("#b-message").inner_text()
     assert "Moved 2 hexes" in said and "may not battle" in said and hill["why"][0]["text"] in said
     assert page.locator("polyline.move-trail").count() == 1
+
+
+def test_barrage_card_attacks_the_target_by_itself_and_its_roll_is_applied(desktop_page: Any, live_server: str,
+                                                                             app: Any) -> None:
+    """Issue #14 C: with Barrage chosen the builder rules the card's own 4 dice on the target (no
+    unit battles, no line of sight), and the roll entered is resolved as the card's (`barrage`)."""
+    page = desktop_page
+    open_builder(page, live_server)
+    place(page, 8, 2, "allies", "infantry")  # far out of any unit's range: only the card can reach
+    place(page, 0, 20, "axis", "infantry")
+    page.select_option("#card", "barrage")
+    units = [("u1", "allies", "infantry", 8, 2, 4), ("u2", "axis", "infantry", 0, 20, 4)]
+    ruling = post(app, "/api/v1/battle", {**situation(units), "attacker": None, "target": "u2", "card": "barrage"})
+    assert ruling["legal"] and ruling["card_attack"]
+    text = verdict(page)
+    assert f"Roll {ruling['dice']} dice" in text and "Barrage →" in text
+    page.click('[data-fk="enter-roll"]')
+    for face in ("grenade", "grenade", "star", "flag"):
+        page.click(f'[data-fk="roll-{face}"]')
+    page.wait_for_selector("#roll-steps")
+    expected = post(app, "/api/v1/resolve", {**situation(units), "attacker": None, "target": "u2", "card": "barrage",
+                                              "rolled": {"grenade": 2, "star": 1, "flag": 1}})
+    steps = page.locator("#roll-steps").inner_text()
+    for step in expected["steps"]:
+        assert step["text"] in steps
+    assert expected["take_ground"] is False and expected["hits"] == 2

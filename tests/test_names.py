@@ -124,3 +124,59 @@ def test_supply_vehicle_given_three_figures_starts_with_three(client, rulebook, 
     response = client.post("/api/v1/resupply", json={"units": [unit], "supplier": "T", "rules": ["resupply"]})
     assert response.status_code == 200
     assert rulebook.unit(unit_type).figures_range == (1, 3)
+
+
+def rules_named(answer: dict[str, Any], key: str, row: int = 4, col: int = 12) -> set[str]:
+    """The rule ids an answer cites for hex (row, col) under ``key`` (``blocked_by``, ``reachable``...)."""
+    items = answer[key]
+    if key == "blocked_by":
+        return {item["rule"] for item in items}
+    return {why["rule"] for item in items if (item["row"], item["col"]) == (row, col) for why in item["why"]}
+
+
+@pytest.mark.parametrize(("name", "entry", "endpoint", "key"), [
+    ("town_and_village", "town", "line-of-sight", "blocked_by"),
+    ("cave", "cave_on_hill", "line-of-sight", "blocked_by"),
+    ("smokescreen", "smoke_screen", "line-of-sight", "blocked_by"),
+    ("hedge_hog", "hedgehog", "move", "unreachable"),
+    ("rail_track", "railroad_track", "move", "reachable"),
+])
+def test_terrain_names_players_use_are_ruled_as_their_entry_through_the_api(client, name, entry, endpoint, key):
+    """Issue #14 D: each name is accepted, and the answer cites the entry it stands for."""
+    body = {"hexes": [{"row": 4, "col": 12, "terrain": name}],
+            "from": {"row": 4, "col": 10}, "to": {"row": 4, "col": 14},
+            "units": [{"id": "A", "side": "allies", "type": "armor", "row": 5, "col": 11, "figures": 3}], "unit": "A"}
+    response = client.post(f"/api/v1/{endpoint}", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert entry in rules_named(response.get_json(), key)
+
+
+@pytest.mark.parametrize("name", ["uk", "british_commonwealth", "bcf"])
+def test_british_named_by_country_gets_the_stiff_upper_lip_battle_back(client, name):
+    answer = battle(client, {}, nation=name)
+    assert [f["rule"] for f in answer["follow_ups"] if f["kind"] == "battle_back"] == ["british_commonwealth"]
+    assert [f for f in battle(client, {}, nation="usa")["follow_ups"] if f["kind"] == "battle_back"] == []
+
+
+@pytest.mark.parametrize("badge", ["504th_pir", "504th PIR"])
+def test_504th_pir_badge_moves_two_and_battles_through_the_api(client, badge):
+    """The 504th PIR fight as special forces: infantry that moved 2 may still battle."""
+    body = {"units": [infantry("A", "allies", 6, 10, badges=[badge], moved=2), infantry("B", "axis", 4, 10)],
+            "attacker": "A", "target": "B"}
+    plain = {"units": [infantry("A", "allies", 6, 10, moved=2), infantry("B", "axis", 4, 10)],
+             "attacker": "A", "target": "B"}
+    assert client.post("/api/v1/battle", json=body).get_json()["legal"] is True
+    assert client.post("/api/v1/battle", json=plain).get_json()["legal"] is False
+
+
+@pytest.mark.parametrize(("hexagon", "field"), [
+    ({"obstacle": "ford"}, "hexes[0].obstacle"), ({"terrain": "river", "obstacles": ["bridge", "woods"]},
+                                                  "hexes[0].obstacles[1]"),
+])
+def test_a_terrain_given_as_an_obstacle_is_refused_saying_where_it_goes(client, hexagon, field):
+    body = {"hexes": [{"row": 4, "col": 12, **hexagon}], "units": [], "from": {"row": 4, "col": 10},
+            "to": {"row": 4, "col": 14}}
+    response = client.post("/api/v1/line-of-sight", json=body)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["field"] == field and "is a terrain" in error["message"] and "hexes[0].terrain" in error["message"]

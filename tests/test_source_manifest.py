@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from adjudicator.content.loader import Catalogue
 from adjudicator.engine.rulebook import CardRules, Rulebook
 from adjudicator.engine.situation import parse_situation, situation_rule_ids
 from tests.sources import MANIFEST, needs_seeds
@@ -38,7 +39,8 @@ def range_fact(line: str, hexes_pattern: re.Pattern[str]) -> dict[str, Any]:
             "same_dice_as": same_as}
 
 
-def manifest_from_documents(rulebook: Rulebook) -> dict[str, Any]:
+def manifest_from_documents(rulebook: Rulebook, catalogue: Catalogue) -> dict[str, Any]:
+    from tests import test_citations as citations
     from tests import test_completeness_rules as rules_doc
     from tests import test_completeness_terrain as terrain_doc
 
@@ -84,6 +86,7 @@ def manifest_from_documents(rulebook: Rulebook) -> dict[str, Any]:
             "command_cards": rules_doc.spec_ids('`"card"` (command card'),
             "combat_cards": rules_doc.spec_ids('`"combat_card"` (e.g.'),
         },
+        "section_headings": citations.cited_document_headings(catalogue, citations.headings_from_documents()),
     }
 
 
@@ -93,8 +96,8 @@ def unit_type_ids(text: str) -> list[str]:
 
 
 @needs_seeds
-def test_manifest_matches_the_source_documents(rulebook):
-    assert manifest_from_documents(rulebook) == FACTS
+def test_manifest_matches_the_source_documents(rulebook, catalogue):
+    assert manifest_from_documents(rulebook, catalogue) == FACTS
 
 
 # -- the catalogue against the manifest (everywhere) -------------------------------------------------

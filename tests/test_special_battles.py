@@ -7,6 +7,7 @@ read from the content entry that states it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -161,6 +162,49 @@ def test_a_card_that_orders_units_still_needs_an_attacker(client):
     assert response.status_code == 400 and response.get_json()["error"]["field"] == "attacker"
 
 
+def resolve(client: FlaskClient, units: list[dict[str, Any]], hexes: list[dict[str, Any]] | None = None,
+            status: int = 200, **fields: Any) -> dict[str, Any]:
+    response = client.post("/api/v1/resolve", json={"units": units, "hexes": hexes or [], **fields})
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def test_barrage_roll_is_resolved_with_its_flag_retreated_and_no_ground_taken(client):
+    """Barrage: 4 dice on one unit, its symbol and grenades hit, a star misses, the flag may not be
+    ignored even behind sandbags, and no unit battled so nothing takes ground."""
+    rolled = {"infantry": 1, "grenade": 1, "star": 1, "flag": 1}
+    answer = resolve(client, AXIS_GROUP, [{"row": 4, "col": 12, "obstacle": "sandbags"}], attacker=None, target="B",
+                     card="barrage", rolled=rolled)
+    assert (answer["card_attack"], answer["side"], answer["attacker"]) == (True, "allies", None)
+    assert {f["face"]: f["hits"] for f in answer["hits_by_face"]} == {"infantry": 1, "grenade": 1, "star": 0, "flag": 0}
+    assert (answer["hits"], answer["flags"], answer["flags_ignored"], answer["flags_to_retreat"]) == (2, 1, 0, 1)
+    assert answer["take_ground"] is False and answer["overrun"] is False
+    assert "barrage" in {step["rule"] for step in answer["steps"]}
+    by_unit = resolve(client, [unit("A", "allies", 6, 12), *AXIS_GROUP[:1]], [{"row": 4, "col": 12,
+                      "obstacle": "sandbags"}], attacker="A", target="B", rolled={"flag": 1})
+    assert by_unit["flags_ignored"] == 1  # the sandbags' flag allowance, which the card takes away
+
+
+def test_air_power_roll_is_resolved_target_by_target_with_stars_hitting(client, rulebook):
+    dice = rulebook.rules["air_power"].fixed_dice["allies"]
+    answer = resolve(client, AXIS_GROUP, attacker=None, target="C", targets=["B"], card="air_power",
+                     rolled={"star": dice})
+    assert answer["targets"] == ["C", "B"] and answer["hits"] == dice
+    wrong = resolve(client, AXIS_GROUP, status=400, attacker=None, target="C", card="air_power",
+                    rolled={"star": dice + 1})
+    assert wrong["error"]["field"] == "rolled"
+    too_many = resolve(client, AXIS_GROUP, attacker=None, target="B", targets=["C", "D", "E", "F"], card="air_power",
+                       rolled={"star": dice})
+    assert too_many["legal"] is False and too_many["hits"] == 0
+
+
+def test_winter_weather_air_power_roll_is_one_die(client, rulebook):
+    one = rulebook.rules["winter_weather"].fixed_dice["allies"]
+    answer = resolve(client, AXIS_GROUP, attacker=None, target="B", card="air_power", rules=["winter_weather"],
+                     rolled={"grenade": one})
+    assert answer["dice"] == one == 1 and answer["hits"] == 1
+
+
 # -- Ambush and Firefight -----------------------------------------------------------------------
 
 def test_ambushing_unit_may_neither_take_ground_nor_overrun(client):
@@ -234,3 +278,12 @@ def test_no_battle_back_from_a_hex_where_the_unit_may_not_battle(client):
     answer = battle(client, [unit("A", "axis", 5, 11), unit("B", "allies", 4, 12, nation="british")],
                     [{"row": 4, "col": 12, "terrain": "ocean"}], attacker="A", target="B")
     assert answer["legal"] is True and follow_ups(answer, "battle_back") == []
+
+
+def test_winter_weather_page_gives_air_power_one_die_for_each_side(client, rulebook):
+    """The page shows the numbers the ruling uses (Winter Wars rulebook: 1 die each), not the card's 2 and 1."""
+    dice = rulebook.rules["winter_weather"].fixed_dice
+    page = " ".join(re.sub(r"<[^>]+>", " ", client.get("/rules/special_rule/winter_weather").get_data(as_text=True))
+                    .split())
+    assert f"Allies: {dice['allies']}, Axis: {dice['axis']}" in page and dice == {"allies": 1, "axis": 1}
+    assert "Air Power rolls 1 die for both sides" in page

@@ -19,14 +19,14 @@ from typing import Any, TypeVar
 from adjudicator.engine import budget
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
-from adjudicator.engine.card_attack import assess_card_attack, card_attack_json, is_card_attack
+from adjudicator.engine.card_attack import CardAttack, assess_card_attack, card_attack_json, is_card_attack
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
 from adjudicator.engine.movement import legal_moves, move_json
-from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle
+from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle, resolve_card_attack
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
@@ -167,6 +167,11 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
 def card_attack_answer(data: dict[str, Any], situation: Situation, card: str, rulebook: Rulebook) -> dict[str, Any]:
     """A card that attacks by itself (Air Power, Barrage): ``card`` and ``target`` (plus, for a
     group, ``targets``) and no ``attacker``."""
+    return card_attack_json(situation, rulebook, card_attack_of(data, situation, card, rulebook))
+
+
+def card_attack_of(data: dict[str, Any], situation: Situation, card: str, rulebook: Rulebook) -> CardAttack:
+    """The card's attack on ``target`` (and ``targets``), for ``/battle`` and ``/resolve`` alike."""
     card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
     if not is_card_attack(rulebook, card_id):
         raise RequestError("attacker", f"give the id of a unit in `attacker`: {rulebook.names[str(card_id)]} orders "
@@ -175,8 +180,7 @@ def card_attack_answer(data: dict[str, Any], situation: Situation, card: str, ru
     others = data.get("targets", [])
     if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
         raise RequestError("targets", "`targets` must be a list of unit ids")
-    attack = engine_call(lambda: assess_card_attack(situation, rulebook, str(card_id), target, tuple(others)))
-    return card_attack_json(situation, rulebook, attack)
+    return engine_call(lambda: assess_card_attack(situation, rulebook, str(card_id), target, tuple(others)))
 
 
 def retreat_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
@@ -200,11 +204,17 @@ def resupply_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
 
 
 def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
-    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
+    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``);
+    with no ``attacker`` and a card that attacks by itself, the card's roll on ``target``."""
     situation = situation_of(data, rulebook)
+    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    if data.get("attacker") is None and card is not None:
+        attack = card_attack_of(data, situation, card, rulebook)
+        rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
+        return resolution_json(situation, rulebook, engine_call(lambda: resolve_card_attack(situation, rulebook,
+                                                                                            attack, rolled)))
     attacker = unit_id_of(data, "attacker", situation)
     target = unit_id_of(data, "target", situation)
-    card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
     overrun_battle = bool_of(data, "overrun_battle")
     rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,

@@ -11,7 +11,11 @@ ruling), flag ignoring from ``engine.flags``, the retreat from ``engine.retreat`
 overrun from ``engine.advance``; this module only applies a given roll to them, in the order of the
 game help's battle sequence (hits first, then flags, then the retreat, then ground), and tells that
 order as cited ``steps``. Everything is pure and deterministic, so the same ``resolution_json``
-can run in the browser."""
+can run in the browser.
+
+A card that attacks by itself (Air Power, Barrage: ``engine.card_attack``) is resolved the same
+way against one target at a time, with the card's dice and hit symbols; no unit battles, so
+nothing takes ground or overruns (issue #14 C)."""
 
 from __future__ import annotations
 
@@ -22,14 +26,15 @@ from typing import Any
 from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult
 from adjudicator.engine.aftermath import advance_with_card
 from adjudicator.engine.battle import BattleRuling, battle_rule, ruling_json
+from adjudicator.engine.card_attack import CardAttack, card_attack_json
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.hits import DICE_RULE, HIT_RULES, die_faces
+from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, HIT_RULES, STAR, die_faces
 from adjudicator.engine.odds import FLAG_FACE
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RETREAT, RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import Situation
+from adjudicator.engine.situation import Situation, Unit
 
 ROLLED = "rolled"  # the request field every problem with the roll is reported on
 MAX_ROLLED = 12  # most dice of one face accepted: more than any battle rolls
@@ -86,9 +91,9 @@ class FaceResult:
 
 @dataclass(frozen=True)
 class Resolution:
-    """One battle's roll, applied."""
+    """One battle's roll, applied (a unit's battle, or a card's own attack)."""
 
-    ruling: BattleRuling
+    ruling: BattleRuling | CardAttack
     rolled: tuple[tuple[str, int], ...]
     faces: tuple[FaceResult, ...]
     hits: int
@@ -143,6 +148,29 @@ def _face_result(rulebook: Rulebook, ruling: BattleRuling, face: str, count: int
         f"{_plural(count, face)}: no hit. {target_name} is hit as {targeted_as}, not by {face} symbols")))
 
 
+def _card_face_result(rulebook: Rulebook, attack: CardAttack, face: str, count: int) -> FaceResult:
+    """Whether ``count`` dice showing ``face`` hit the card's target: its own symbol and grenades
+    always, stars only when the card says so (``stars_hit``)."""
+    target, card = attack.target, attack.card
+    target_name, card_name = rulebook.names[target.profile], rulebook.names[card]
+    targeted_as = rulebook.unit(target.profile).targeted_as
+    if face == FLAG_FACE:
+        return FaceResult(face, count, 0, Reason(RETREAT, f"{_plural(count, face)}: no hit; flags make the target "
+                                                          "retreat once the hits are taken"))
+    hits = count if face in attack.hit_symbols else 0
+    verdict = f"{_plural(count, face)}: {_plural(hits, 'hit') if hits else 'no hit'}"
+    if face == STAR:
+        return FaceResult(face, count, hits, Reason(card, f"{verdict}. {card_name}: stars "
+                                                          f"{'score' if hits else 'do not score'} hits"))
+    if face == ALWAYS_HITS:
+        return FaceResult(face, count, hits, Reason(DICE_RULE, f"{verdict}. A {ALWAYS_HITS} scores a hit on any unit"))
+    if hits:
+        return FaceResult(face, count, hits, Reason(target.profile, f"{verdict}. {target_name} is hit by {face} "
+                                                                    "symbols"))
+    return FaceResult(face, count, 0, Reason(target.profile, f"{verdict}. {target_name} is hit as {targeted_as}, "
+                                                             f"not by {face} symbols"))
+
+
 def _vacated(result: RetreatResult | None, flags_to_retreat: int, eliminated: bool, remaining: int) -> str:
     """Whether the target's hex is emptied, from the outcome of every choice the owner may make
     (the choice summaries count every path, even where the listing is capped)."""
@@ -181,6 +209,75 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     steps.append(Reason(DICE_RULE, f"{ruling.attacker.id} rolls {_plural(total, 'die')} against {target.id}: "
                                    f"{shown}"))
     faces = tuple(_face_result(rulebook, ruling, face, n) for face, n in rolled.items() if n)
+    flags = 0 if FLAG_FACE in ruling.hits.symbols else rolled.get(FLAG_FACE, 0)
+    applied = _apply(situation, rulebook, target, faces, flags, ruling.card, ruling.combat_card, steps)
+    vacated = applied.vacated
+    advance: AdvanceResult | None = None
+    if vacated in ("eliminated", "retreated", "owner_choice"):
+        advance = advance_with_card(situation, rulebook, ruling)  # Ambush: no take ground, no overrun
+    if applied.eliminated and MEDALS in rulebook.kinds:
+        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the attacker's side as a medal"))
+    steps.extend(_ground_steps(vacated, advance, target.id))
+    return Resolution(ruling, tuple(rolled.items()), faces, applied.hits, applied.lost_to_hits, flags,
+                      applied.allowance, applied.flags_ignored, applied.must, applied.retreat, applied.problem,
+                      applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps))
+
+
+def resolve_card_attack(situation: Situation, rulebook: Rulebook, attack: CardAttack,
+                        rolled: Mapping[str, int]) -> Resolution:
+    """Apply the faces ``rolled`` against the target of a card's own attack (``engine.card_attack``):
+    the card's dice and hit symbols, its flags (which Air Power and Barrage forbid ignoring), the
+    retreat they force. An Air Power group is rolled target by target: the roll is ``target``'s.
+    No unit battles, so no ground is taken and no overrun follows (issue #14 C)."""
+    rolled = dict(rolled)
+    total = sum(rolled.values())
+    target, card = attack.target, attack.card
+    name = rulebook.names[card]
+    steps: list[Reason] = []
+    if not attack.legal:
+        steps.append(Reason(card, f"{name} cannot attack as given, so no dice are rolled"))
+        steps.extend(attack.why_not)
+        return Resolution(attack, tuple(rolled.items()), (), 0, 0, 0, None, 0, 0, None, None, 0, False, "held",
+                          None, tuple(steps))
+    if total != attack.dice:
+        raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but {name} rolls "
+                                       f"{_plural(attack.dice, 'die')} on {target.id}")
+    shown = ", ".join(_plural(n, face) for face, n in rolled.items() if n)
+    steps.append(Reason(card, f"{name} played by the {attack.side} rolls {_plural(total, 'die')} against "
+                              f"{target.id}: {shown}"))
+    faces = tuple(_card_face_result(rulebook, attack, face, n) for face, n in rolled.items() if n)
+    flags = rolled.get(FLAG_FACE, 0)
+    applied = _apply(situation, rulebook, target, faces, flags, card, None, steps)
+    if applied.eliminated and MEDALS in rulebook.kinds:
+        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the {attack.side} as a medal"))
+    if applied.vacated != "held":
+        steps.append(Reason(card, f"{name} is an attack by the card: no unit battled, so no ground is taken and no "
+                                  "overrun follows"))
+    return Resolution(attack, tuple(rolled.items()), faces, applied.hits, applied.lost_to_hits, flags,
+                      applied.allowance, applied.flags_ignored, applied.must, applied.retreat, applied.problem,
+                      applied.figures_lost, applied.eliminated, applied.vacated, None, tuple(steps))
+
+
+@dataclass(frozen=True)
+class _Applied:
+    """Hits, flags and the retreat of one roll: the part a unit's battle and a card's attack share."""
+
+    hits: int
+    lost_to_hits: int
+    allowance: FlagAllowance
+    flags_ignored: int
+    must: int
+    retreat: RetreatResult | None
+    problem: Reason | None
+    figures_lost: int
+    eliminated: bool
+    vacated: str
+
+
+def _apply(situation: Situation, rulebook: Rulebook, target: Unit, faces: tuple[FaceResult, ...], flags: int,
+           card: str | None, combat_card: str | None, steps: list[Reason]) -> _Applied:
+    """Hits first, then flags, then the retreat (game help summary, battle sequence); appends the
+    cited steps to ``steps``."""
     steps.extend(f.reason for f in faces)
     hits = sum(f.hits for f in faces)
     lost_to_hits = min(hits, target.figures)
@@ -197,8 +294,6 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
                                       f"{_plural(lost_to_hits, 'figure')} from "
                                       f"{target.id}: {left} left"))
 
-    flags = 0 if FLAG_FACE in ruling.hits.symbols else rolled.get(FLAG_FACE, 0)
-    card, combat_card = ruling.card, ruling.combat_card
     allowance = flags_ignorable(situation, rulebook, target.id, card=card, combat_card=combat_card)
     flags_ignored, must = allowance.most_ignored(flags), allowance.least_ignored(flags)
     retreat: RetreatResult | None = None
@@ -220,14 +315,8 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
         steps.extend(_retreat_steps(target.id, flags - flags_ignored, retreat, problem, left))
 
     vacated = _vacated(retreat, flags - flags_ignored, eliminated, left)
-    advance: AdvanceResult | None = None
-    if vacated in ("eliminated", "retreated", "owner_choice"):
-        advance = advance_with_card(situation, rulebook, ruling)  # Ambush: no take ground, no overrun
-    if eliminated and MEDALS in rulebook.kinds:
-        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the attacker's side as a medal"))
-    steps.extend(_ground_steps(vacated, advance, target.id))
-    return Resolution(ruling, tuple(rolled.items()), faces, hits, lost_to_hits, flags, allowance, flags_ignored,
-                      must, retreat, problem, figures_lost, eliminated, vacated, advance, tuple(steps))
+    return _Applied(hits, lost_to_hits, allowance, flags_ignored, must, retreat, problem, figures_lost, eliminated,
+                    vacated)
 
 
 def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: str, flags: int, most: int,
@@ -307,11 +396,18 @@ def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> lis
 
 def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -> dict[str, Any]:
     """The ``/api/v1/resolve`` answer (adjudicator/API.md): the battle ruling's identity fields,
-    then the roll applied. Pure and deterministic (also run in the browser)."""
-    ruling = ruling_json(situation, rulebook, res.ruling)
-    out: dict[str, Any] = {k: ruling[k] for k in ("attacker", "target", "card", "combat_card", "overrun_battle",
-                                                   "legal", "why_not", "distance", "close_assault", "dice",
-                                                   "breakdown", "hit_symbols")}
+    then the roll applied. Pure and deterministic (also run in the browser). A card's own attack
+    also carries ``card_attack``, ``side`` and its ``targets`` group, as ``/battle`` does."""
+    identity = ("attacker", "target", "card", "combat_card", "legal", "why_not", "distance", "close_assault", "dice",
+                "breakdown", "hit_symbols")
+    out: dict[str, Any]
+    if isinstance(res.ruling, CardAttack):
+        ruling = card_attack_json(situation, rulebook, res.ruling)
+        out = {k: ruling[k] for k in (*identity, "card_attack", "side", "targets")}
+        out["overrun_battle"] = False
+    else:
+        ruling = ruling_json(situation, rulebook, res.ruling)
+        out = {k: ruling[k] for k in (*identity, "overrun_battle")}
     retreat: dict[str, Any]
     if res.retreat is not None:
         retreat = res.retreat.to_dict()

@@ -342,6 +342,10 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
 def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
     obstacle = rulebook.resolve(name, "obstacle", "marker")
     if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
+        terrain = rulebook.resolve(name, "terrain")
+        if terrain is not None:  # issue #14 D: say where a known name goes rather than "unknown"
+            raise IllegalSituation(where, f"{rulebook.names[terrain]} is a terrain, not an obstacle: give it as "
+                                          f"{where.rsplit('.', 1)[0]}.terrain")
         raise IllegalSituation(where, f"unknown obstacle {name!r}")
     if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
         raise IllegalSituation(where, f"{rulebook.names[obstacle]} is placed on units, not hexes")

@@ -262,7 +262,11 @@ RESOLVE_RESPONSE = {
     "required": ["legal", "why_not", "dice", "rolled", "hits", "hits_by_face", "figures_lost", "flags",
                  "flags_ignored", "flags_to_retreat", "retreat", "eliminated", "take_ground", "overrun", "steps"],
     "properties": {
-        "attacker": UNIT_REF, "target": UNIT_REF,
+        "attacker": {**UNIT_REF, **NULLABLE, "description": "null when the card attacks by itself"},
+        "target": UNIT_REF,
+        "card_attack": {"type": "boolean", "description": "Air Power, Barrage: the card itself attacks"},
+        "side": {"type": "string", "description": "card attacks: the side playing the card"},
+        "targets": {"type": "array", "items": {"type": "string"}, "description": "card attacks: the whole group"},
         "legal": {"type": "boolean"},
         "why_not": {"type": "array", "items": REASON},
         "dice": {"type": "integer", "minimum": 0},
@@ -548,7 +552,12 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
             "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
-                "attacker": unit_ref, "target": unit_ref,
+                "attacker": {**unit_ref, **NULLABLE,
+                             "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
+                                            "the card's on `target`"},
+                "target": unit_ref,
+                "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+                            "description": "card attacks: the other units of the group (Air Power)"},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
                 "overrun_battle": {"type": "boolean", **NULLABLE,

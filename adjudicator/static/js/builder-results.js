@@ -144,12 +144,12 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   verdict.classList.add(b.legal ? 'legal' : 'illegal');
   verdict.dataset.legal = b.legal ? 'true' : 'false';
   const range = b.distance != null ? `range ${b.distance}` : '';
-  const kind = b.close_assault ? 'close assault' : 'ranged fire';
+  const kind = b.card_attack ? 'the card attacks by itself' : b.close_assault ? 'close assault' : 'ranged fire';
   const losText = !b.line_of_sight ? '' : b.line_of_sight.needed === false ? 'no line of sight needed'
     : b.line_of_sight.clear ? 'line of sight clear' : 'no line of sight';
   verdict.append(
     h('p', {class: 'r-verdict'}, b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
-    h('p', {class: 'r-sub'}, `${unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
+    h('p', {class: 'r-sub'}, `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
     h('p', {class: 'r-meta'}, [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '', h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
   );
 
@@ -211,6 +211,12 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   if (b.overrun != null) {
     after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
       b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
+  }
+  // Battles this one opens (issue #14 C): British battle back, French second close assault, a card's second battle.
+  const kinds = {battle_back: 'Battle back', second_close_assault: 'Second close assault', second_battle: 'Second battle'};
+  for (const f of b.follow_ups || []) {
+    after.push(h('li', {class: 'follow-up'}, h('strong', {}, `${kinds[f.kind] || 'Follow-up'}: `), f.text || '',
+      f.chance_exact ? ` (chance it arises: ${f.chance_exact})` : '', ' ', f.rule ? h('span', {class: 'cite'}, ruleLink(content, f.rule)) : null));
   }
   if (after.length) out.push(section('After the battle', 'after', h('ul', {class: 'after'}, after)));
   if (b.notes?.length) out.push(section('Notes', 'dice', reasons(content, b.notes)));

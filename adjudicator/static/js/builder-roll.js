@@ -11,9 +11,10 @@ import {situationDoc} from './builder-state.js';
 
 export const FACES = ['infantry', 'armor', 'grenade', 'star', 'flag'];
 
-/** The /battle fields of the current selection, the base of the /resolve request. */
-export function battleBody(state) {
-  const body = {...situationDoc(state), attacker: state.attacker, target: state.target};
+/** The /battle fields of the current selection, the base of the /resolve request. A card that
+ * attacks by itself (Air Power, Barrage: ``attacksAlone``) is sent with no attacker. */
+export function battleBody(state, attacksAlone = false) {
+  const body = {...situationDoc(state), attacker: attacksAlone ? null : state.attacker, target: state.target};
   if (state.card) body.card = state.card;
   if (state.combat_card) body.combat_card = state.combat_card;
   if (state.overrun_battle) body.overrun_battle = true;
@@ -21,9 +22,10 @@ export function battleBody(state) {
 }
 
 export class Roll {
-  constructor(api, onChange) {
+  constructor(api, onChange, attacksAlone = () => false) {
     this.api = api;
     this.onChange = onChange;
+    this.attacksAlone = attacksAlone;  // (state) => whether the chosen card attacks with no unit
     this.key = null;
     this.reset();
     this.after = null;  // take ground / overrun offered once an outcome is applied
@@ -38,7 +40,7 @@ export class Roll {
 
   /** A new battle (any change to the situation or the selection) starts a new roll. */
   sync(state) {
-    const k = JSON.stringify(battleBody(state));
+    const k = JSON.stringify(battleBody(state, this.attacksAlone(state)));
     if (k !== this.key) { this.key = k; this.reset(); }
   }
 
@@ -65,7 +67,7 @@ export class Roll {
   }
 
   async apply(state) {
-    const body = {...battleBody(state), rolled: this.counts()};
+    const body = {...battleBody(state, this.attacksAlone(state)), rolled: this.counts()};
     const k = this.key;
     this.pending = true;
     const res = await postJSON(this.api, body);

@@ -58,7 +58,7 @@ const board = DATA && new BoardView($('#board'), $('#board-wrap'), content, {onA
 const FACES = new Map((DATA?.faces?.list || []).map((f) => [f.id, f.name]));
 const DEFAULT_FACE = DATA?.faces?.default || null;
 if (board) board.defaultFace = DEFAULT_FACE;
-const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults));
+const roll = DATA && new Roll(DATA.api.resolve, () => withFocusKept(renderResults), () => cardAttacksAlone());
 /** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
 function centreOn(p) {
   if (!p || !board.scale) return;
@@ -670,6 +670,12 @@ function drawOverlay() {
 }
 
 // -- the API ----------------------------------------------------------------------------------
+/** Whether the chosen command card attacks by itself (Air Power, Barrage): then /battle and
+ * /resolve rule the card's dice on the target, and the attacker plays no part. */
+function cardAttacksAlone() {
+  return Boolean(state.card && content.p.command_cards.find((c) => c.id === state.card)?.attacks_alone);
+}
+
 const scheduleRefresh = debounced(async (signal) => {
   const doc = situationDoc(state);
   const attacker = unitById(state, state.attacker);
@@ -677,12 +683,14 @@ const scheduleRefresh = debounced(async (signal) => {
   const supplier = selectedSupplier();
   const jobs = {};
   if (attacker && target) {
-    const battle = {...doc, attacker: attacker.id, target: target.id};
+    const alone = cardAttacksAlone();
+    const battle = {...doc, attacker: alone ? null : attacker.id, target: target.id};
     if (state.card) battle.card = state.card;
     if (state.combat_card) battle.combat_card = state.combat_card;
     if (state.overrun_battle) battle.overrun_battle = true;
     jobs.battle = postJSON(DATA.api.battle, battle, signal);
-    jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
+    // The card's own attack needs no line of sight (it is ruled on the target alone).
+    if (!alone) jobs.los = postJSON(DATA.api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
   }
   if (target) {
     const retreat = {...doc, unit: target.id, flags: state.flags};
@@ -949,6 +957,12 @@ async function importFile(event) {
   if (d.skipped.length) {
     parts.push(h('p', {class: 'strong'}, 'Also left off:'),
       h('ul', {class: 'small'}, d.skipped.map((u) => h('li', {}, `${where(u)}: ${u.what} ${u.name ? `“${u.name}”` : ''} — ${u.reason}`))));
+  }
+  if (d.decorative?.length) {
+    // Insignia, battle stars, barges: pieces with no rules, kept apart so a real unknown stands out.
+    parts.push(h('details', {id: 'import-decorative', class: 'small muted'},
+      h('summary', {}, `${count(d.decorative_total ?? d.decorative.length, 'decorative piece')} with no rules (not placed)`),
+      h('ul', {}, d.decorative.map((u) => h('li', {}, `${where(u)}: ${u.what} “${u.name}” — ${u.reason}`)))));
   }
   if (d.notes.length) parts.push(h('ul', {class: 'small muted'}, d.notes.map((n) => h('li', {}, n))));
   fill(out, ...parts);

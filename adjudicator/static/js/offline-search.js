@@ -299,13 +299,15 @@
   function rank(ix, parsed, scores) {
     const named = new Map([...namedEntries(ix, parsed)].filter(([d]) => scores.has(d)));
     const total = parsed.groups.length;
+    const typed = wordsOf(parsed.text).join(" ");  // search.literal: small words kept
     const keys = new Map();
     for (const doc of scores.keys()) {
       const m = named.get(doc);
       if (!m) { keys.set(doc, [3, 0, 0, 0]); continue; }
       const specificity = ix.t.docs[doc][6] + ix.t.weights.length_bonus * (m.length - 1);
       const weight = round6(m.weight);
-      if (m.start === 0 && m.end === total) keys.set(doc, [0, -weight, -specificity, -m.length]);
+      const wordForWord = ix.t.docs[doc][8].includes(typed) ? 1 : 0;
+      if (m.start === 0 && m.end === total) keys.set(doc, [0, -weight, -wordForWord, -specificity, -m.length]);
       else if ([...named].some(([d, other]) => d !== doc && outranks(other, m))) keys.set(doc, [2, -specificity, -weight, -m.length]);
       else keys.set(doc, [1, -specificity, -weight, -m.length]);
     }
