@@ -66,6 +66,17 @@ def tiny_disk(path: Path, size: str) -> Iterator[Path]:
         umount(path)
 
 
+def fill(filler: Path) -> None:
+    """Take every free byte of the disk ``filler`` is on. Unbuffered: a buffered file would
+    try to flush the bytes that did not fit once more on closing, and raise there."""
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            while handle.write(b"\0" * 65536):
+                pass
+        except OSError:
+            pass
+
+
 def build_instance(instance: Path, url: str | None = None) -> None:
     """Build an instance in another process, so this one holds no file of it open."""
     code = ("import sys; from pathlib import Path; from tests.conftest import make_app; "
@@ -147,13 +158,7 @@ def test_full_disk_save_is_503_naming_the_storage_and_reads_go_on(app, tmp_path)
         client = quick_app(Path(app.instance_path), url, with_rules=True).test_client()
         assert client.post("/api/v1/situations", json=SITUATION).status_code == 201
         filler = disk / "filler"
-        with open(filler, "wb") as handle:  # fill every free byte
-            try:
-                while True:
-                    handle.write(b"\0" * 65536)
-                    handle.flush()
-            except OSError:
-                pass
+        fill(filler)
         responses = [client.post("/api/v1/situations", json={**SITUATION, "title": f"t{i}" * 30}) for i in range(20)]
         assert all(r.status_code in (201, 503) for r in responses), [r.status_code for r in responses]
         assert_storage_503(responses[-1])
@@ -203,13 +208,7 @@ def test_a_start_that_cannot_rebuild_still_serves_the_reference(tmp_path):
     with tiny_disk(tmp_path / "disk", "40m") as disk:
         full = disk / "full"
         shutil.copytree(tmp_path / "src", full)
-        with open(disk / "filler", "wb") as handle:  # fill every free byte
-            try:
-                while True:
-                    handle.write(b"\0" * 65536)
-                    handle.flush()
-            except OSError:
-                pass
+        fill(disk / "filler")
         read_only = tmp_path / "src" / "test.db"
         mount("--bind", str(read_only), str(read_only))
         try:
