@@ -85,7 +85,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["READ_ONLY_INSTANCE"] = True
         app.logger.warning("instance folder %s is read-only: serving without rebuilding", instance_path)
     elif not app.config.get("SKIP_BUILD"):
-        ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
+        from sqlalchemy.exc import OperationalError
+
+        try:
+            ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
+        except (OperationalError, OSError) as exc:
+            # The storage refused the rebuild (a read-only database file, a full disk): the build
+            # rolled back, so serve the reference as last built rather than fail to boot; every
+            # write answers 503 (``web.errors``) until the storage is fixed.
+            app.logger.error("could not rebuild the database and index, serving them as last built: %s", exc)
+            if not readable(app.config["DATABASE_URL"]):  # a full disk has no room for SQLite's -shm
+                app.config["DATABASE_URL"] = read_only_url(app.config["DATABASE_URL"])
+                app.config["READ_ONLY_INSTANCE"] = True
         search.opened(instance_path)  # open the index now, not on some user's first search
     register(app)
     from adjudicator.ratelimit import register_rate_limits
@@ -106,6 +117,22 @@ def read_only_instance(instance_path: Path) -> bool:
     except OSError:
         return True
     return False
+
+
+def readable(url: str) -> bool:
+    """Whether the rule entries can be read from ``url`` as it is configured."""
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlmodel import Session, select
+
+    from adjudicator.db import engine_for
+    from adjudicator.models import EntryRow
+
+    try:
+        with Session(engine_for(url)) as session:
+            session.exec(select(EntryRow).limit(1)).first()
+    except SQLAlchemyError:
+        return False
+    return True
 
 
 def read_only_url(url: str) -> str:

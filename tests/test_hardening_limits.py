@@ -94,3 +94,57 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
     client = limited_app(Path(app.instance_path), url, RATE_LIMIT_ENGINE="1 per minute").test_client()
     assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 200
     assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
+
+
+# (module, constant, its value, how README's configuration section states it)
+STATED_LIMITS = [
+    ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
+    ("adjudicator.web.budget", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
+    ("adjudicator.ratelimit", "DEFAULTS", None, "saves 20 a minute and 300 a day, other `POST /api/…` 300 a minute"),
+    ("adjudicator.web.builder", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
+    ("adjudicator.m44", "MAX_HEXAGONS", 2_800, "2,800 hexagons"),
+    ("adjudicator.m44", "MAX_NAME", 60, "names cut to 60 characters"),
+    ("adjudicator.m44", "MAX_BADGES", 10, "10 badges and markers per unit"),
+    ("adjudicator.m44", "MAX_LISTED", 500, "at most 500 each"),
+    ("adjudicator.web.builder", "MAX_SAVED_BYTES", 32 * 1024, "32 KB of known fields"),
+    ("adjudicator.web.builder", "MAX_TITLE", 120, "`title` 120 characters"),
+    ("adjudicator.engine.situation", "MAX_UNITS", 200, "200 units"),
+    ("adjudicator.engine.situation", "MAX_HEXES", 1_400, "1,400 hexes"),
+    ("adjudicator.engine.situation", "MAX_OBSTACLES", 4, "4 obstacles per hex"),
+    ("adjudicator.engine.situation", "MAX_FIGURES", 6, "6 figures"),
+    ("adjudicator.engine.situation", "MAX_ID_LENGTH", 40, "ids 40"),
+    ("adjudicator.engine.api", "MAX_FLAGS", 12, "`flags` ≤ 12"),
+    ("adjudicator.engine.resolve", "MAX_ROLLED", 12, "`rolled` ≤ 12"),
+    ("adjudicator.engine.card_attack", "MAX_TARGETS_GIVEN", 12, "≤ 12 `targets`"),
+    ("adjudicator.engine.retreat", "MAX_OPTIONS", 32, "| retreat options listed | 32"),
+    ("adjudicator.engine.retreat", "MIN_OPTIONS_PER_CHOICE", 4, "at least 4 per choice"),
+    ("adjudicator.engine.fire_map", "MAX_PAIRS", 1_000, "1,000 pairs assessed"),
+    ("adjudicator.web.search_views", "API_LIMIT_MAX", 50, "`limit` 1–50"),
+    ("adjudicator.web.search_views", "API_LIMIT", 10, "(default 10)"),
+    ("adjudicator.search", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),
+    ("adjudicator.search", "MAX_WORDS", 16, "200 characters and 16 words"),
+    ("adjudicator.web.errors", "STORAGE_RETRY_AFTER", 60, "`Retry-After: 60`"),
+    ("adjudicator.db", "WAL_AUTOCHECKPOINT_PAGES", 1_000, "every 1,000 pages"),
+    ("adjudicator.db", "WAL_SIZE_LIMIT", 16 * 1024 * 1024, "16 MB"),
+]
+
+
+def test_readme_states_every_limit_as_the_code_sets_it(app):
+    """Issue #15: the configuration section lists every limit with the name that sets it and its
+    default. A limit changed in the code without the README (or the reverse) fails here."""
+    import importlib
+
+    from tests.conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## Configuration"):]
+    for module, name, value, stated in STATED_LIMITS:
+        assert stated in section, stated
+        if value is not None:
+            assert getattr(importlib.import_module(module), name) == value, name
+            assert f"`{name}`" in section or name == "DEFAULT_WORK_BUDGET", name
+    assert app.config["MAX_CONTENT_LENGTH"] == 256 * 1024 and "256 KB (chunked bodies too)" in section
+    assert (DEFAULTS["RATE_LIMIT_SAVES"], DEFAULTS["RATE_LIMIT_ENGINE"]) == ("20 per minute; 300 per day",
+                                                                             "300 per minute")
+    assert "const VISITED_MAX = 40;" in (REPO / "adjudicator" / "static_templates" / "sw.js").read_text()
+    assert "last 40 saved situations" in section

@@ -38,12 +38,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def make_serve(instance: Path, workers: int = 2, database_url: str | None = None) -> Iterator[tuple[str, int]]:
+def make_serve(instance: Path, workers: int = 2, database_url: str | None = None,
+               config: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
     """Run `make serve` (the production command) on ``instance``; yields (base URL, pid of the
-    gunicorn master)."""
+    gunicorn master). ``config``: environment settings (README "Configuration") on top."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MAKEFLAGS", "MAKELEVEL")}
-    env.update(ADJUDICATOR_INSTANCE=str(instance), RATELIMIT_ENABLED="0")
+    env.update({"ADJUDICATOR_INSTANCE": str(instance), "RATELIMIT_ENABLED": "0", **(config or {})})
     if database_url:
         env["DATABASE_URL"] = database_url
     log = open(instance.parent / f"serve-{port}.log", "wb")  # noqa: SIM115  (closed below)
@@ -213,3 +214,94 @@ def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(buil
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         count = raw.execute("SELECT count(*) FROM saved_situation").fetchone()[0]
     assert count == 300  # every situation once: none lost, none duplicated by a retry
+
+
+@pytest.fixture(scope="module")
+def limited(built: Path) -> Iterator[tuple[str, int]]:
+    """`make serve` with two workers and the rate limits on (4 saves an hour per client); fresh
+    saves and counts."""
+    for path in (built / DB, built / f"{DB}-wal", built / f"{DB}-shm"):
+        path.unlink(missing_ok=True)
+    with make_serve(built, workers=2, config={"RATELIMIT_ENABLED": "1", "RATE_LIMIT_SAVES": "4 per hour"}) as served:
+        yield served
+
+
+def saves_answered(base: str, numbers: range) -> list[tuple[int, str | None]]:
+    """Saves sent at once on separate connections: (status, Retry-After) of each."""
+    def save(n: int) -> tuple[int, str | None]:
+        request = urllib.request.Request(base + "/api/v1/situations", data=json.dumps(situation(n)).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, response.headers["Retry-After"]
+        except urllib.error.HTTPError as exc:
+            with exc:
+                return exc.code, exc.headers["Retry-After"]
+
+    with ThreadPoolExecutor(max_workers=len(numbers)) as pool:
+        return list(pool.map(save, numbers))
+
+
+def test_served_save_limit_is_one_count_across_workers_and_their_restarts(limited):
+    """Issue #15 item 3: counts in each worker's memory would let each of the two workers take
+    4 saves, and a worker gunicorn starts afresh take 4 more; the shared store allows 4 in all."""
+    base, master = limited
+    first = saves_answered(base, range(10))
+    assert sorted(status for status, _ in first) == [201] * 4 + [429] * 6
+    assert all(int(retry) > 0 for status, retry in first if status == 429)
+    old = set(children(master))
+    for pid in old:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while not (len(set(children(master)) - old) == 2 and call(base, "/api/v1/rules/terrain/forest")[0] == 200):
+        assert time.monotonic() < deadline, "gunicorn did not replace its workers"
+        time.sleep(0.3)
+    assert [status for status, _ in saves_answered(base, range(10, 14))] == [429] * 4
+    ruling = {**situation(0), "attacker": "A0", "target": "B"}
+    assert call(base, "/api/v1/battle", ruling)[0] == 200  # rulings have their own count
+
+
+def chunked(base: str, path: str, body: bytes) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=60)
+    try:
+        connection.request("POST", path, body=(body[i:i + 16384] for i in range(0, len(body), 16384)),
+                           headers={"Content-Type": "application/json"}, encode_chunked=True)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_served_http_answers_bound_bodies_and_never_cache_the_wrong_thing(limited):
+    """Issue #15 item 7 against gunicorn itself (not only the test client): chunked and oversized
+    bodies are the API's 413, only the right ``?v=`` is immutable, a 404 is never cached,
+    redirects carry no ``Host``, and a gzip client gets a stable ETag and its 304."""
+    base, _ = limited
+    pad = b"x" * (256 * 1024 + 1000)
+    for path in ("/api/v1/battle", "/api/v1/import/m44"):
+        status, answer = chunked(base, path, b'{"units": [], "pad": "' + pad * (1 if "battle" in path else 5) + b'"}')
+        assert status == 413 and answer["error"]["field"] == "(body)", (path, answer)
+    status, answer = call(base, "/api/v1/import/m44", {"pad": "x" * 1_100_000})
+    assert status == 413 and answer["error"]["field"] == "(body)"
+
+    def head(path: str, **headers: str) -> http.client.HTTPResponse:
+        connection = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=60)
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        return response
+
+    page = urllib.request.urlopen(base + "/rules/terrain/forest", timeout=30).read().decode()
+    css = next(part.split('"')[0] for part in page.split('href="')[1:] if part.startswith("/static/css/site.css?v="))
+    assert head(css).getheader("Cache-Control") == "public, max-age=31536000, immutable"
+    assert "immutable" not in head(css.split("?")[0] + "?v=deadbeef00").getheader("Cache-Control")
+    missing = head("/static/css/nope.css?v=0")
+    assert missing.status == 404 and "max-age=3" not in (missing.getheader("Cache-Control") or "")
+    redirect = head("/rules", Host="evil.example")
+    assert redirect.status in (301, 308) and redirect.getheader("Location") == "/rules/"
+    first = head("/rules/terrain/forest", **{"Accept-Encoding": "gzip"})
+    assert first.getheader("Content-Encoding") == "gzip"
+    time.sleep(1.1)  # gzip stamps the second it compressed; the tag must not follow it
+    again = head("/rules/terrain/forest", **{"Accept-Encoding": "gzip", "If-None-Match": first.getheader("ETag")})
+    assert again.status == 304

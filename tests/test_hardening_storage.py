@@ -8,6 +8,7 @@ checks, so only a mount makes a file truly read-only)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from sqlmodel import Session, select
 
 from adjudicator.build import build_database
 from adjudicator.db import WAL_SIZE_LIMIT, create_tables, engine_for
-from adjudicator.models import SavedSituation
+from adjudicator.models import BuildMeta, SavedSituation
 from tests.conftest import REPO, make_app, seed_instance
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
@@ -63,6 +64,17 @@ def tiny_disk(path: Path, size: str) -> Iterator[Path]:
         yield path
     finally:
         umount(path)
+
+
+def fill(filler: Path) -> None:
+    """Take every free byte of the disk ``filler`` is on. Unbuffered: a buffered file would
+    try to flush the bytes that did not fit once more on closing, and raise there."""
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            while handle.write(b"\0" * 65536):
+                pass
+        except OSError:
+            pass
 
 
 def build_instance(instance: Path, url: str | None = None) -> None:
@@ -150,13 +162,7 @@ def test_full_disk_save_is_503_naming_the_storage_and_reads_go_on(app, tmp_path)
         client = quick_app(Path(app.instance_path), url, with_rules=True).test_client()
         assert client.post("/api/v1/situations", json=SITUATION).status_code == 201
         filler = disk / "filler"
-        with open(filler, "wb") as handle:  # fill every free byte
-            try:
-                while True:
-                    handle.write(b"\0" * 65536)
-                    handle.flush()
-            except OSError:
-                pass
+        fill(filler)
         responses = [client.post("/api/v1/situations", json={**SITUATION, "title": f"t{i}" * 30}) for i in range(20)]
         assert all(r.status_code in (201, 503) for r in responses), [r.status_code for r in responses]
         assert_storage_503(responses[-1])
@@ -182,3 +188,39 @@ def test_nul_byte_in_a_rule_path_is_404(app, database_url):  # noqa: F811
     client = quick_app(Path(app.instance_path), database_url, with_rules=True).test_client()
     for path in ("/rules/terrain/fo%00rest", "/api/v1/rules/terrain/%00", "/s/ab%00cdefg", "/api/v1/situations/%00"):
         assert client.get(path).status_code == 404, path
+
+
+def stale_build(instance: Path) -> None:
+    """Mark the instance's database as built from other content, so the next start rebuilds it
+    (what a deploy with changed content does)."""
+    engine = engine_for(f"sqlite:///{instance / 'test.db'}")
+    with Session(engine) as session:
+        meta = session.get(BuildMeta, "content_hash")
+        assert meta is not None
+        meta.value = "content of an older deploy"
+        session.add(meta)
+        session.commit()
+    engine.dispose()  # no connection of this process stays open on the file (a worker starts afresh)
+
+
+def test_a_start_that_cannot_rebuild_still_serves_the_reference(tmp_path):
+    """A read-only database file (in a writable folder) or a full disk, met by a start that must
+    rebuild (changed content): the rebuild failed, the worker failed to boot and the whole site was
+    down. Now the reference is served as last built and writes answer 503."""
+    build_instance(tmp_path / "src")
+    stale_build(tmp_path / "src")
+    with tiny_disk(tmp_path / "disk", "40m") as disk:
+        full = disk / "full"
+        shutil.copytree(tmp_path / "src", full)
+        fill(disk / "filler")
+        read_only = tmp_path / "src" / "test.db"
+        mount("--bind", str(read_only), str(read_only))
+        try:
+            mount("-o", "remount,ro,bind", str(read_only))
+            for instance in (tmp_path / "src", full):
+                client = make_app(instance).test_client()
+                for path in ("/rules/terrain/forest", "/api/v1/rules/terrain/forest", "/builder"):
+                    assert client.get(path).status_code == 200, (instance, path)
+                assert_storage_503(client.post("/api/v1/situations", json=SITUATION))
+        finally:
+            umount(read_only)

@@ -179,3 +179,18 @@ def test_shadow_tables_hold_exactly_the_hexes_each_line_crosses(kind: str) -> No
             assert {both for both, targets in sight.runs[si] if targets >> ei & 1} == along
             if distance(origin, target) <= 1:
                 assert not crossed and not along
+
+
+def test_lines_are_kept_once_per_displacement_never_once_per_pair() -> None:
+    """Issue #15 item 8: the old ``trace`` cache kept one line per pair of hexes, bounded by a
+    count, not by bytes (~73 MB in an Overlord worker). A line is now the table entry for its
+    displacement moved onto its start: sweeping an Overlord board adds no entry per pair."""
+    assert not hasattr(trace, "cache_info")
+    relative.cache_clear()
+    hexes = list(BOARDS["overlord"].hexes())
+    pairs = 0
+    for a in hexes[::7]:
+        for b in hexes:
+            trace(a, b)
+            pairs += 1
+    assert relative.cache_info().currsize <= 1251 < pairs

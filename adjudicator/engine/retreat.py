@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from adjudicator.engine.budget import charge
@@ -79,12 +79,21 @@ def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
 
 
 def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    """The distribution of the sum of two independent losses. Worked in whole numbers over one
+    common denominator per side, reduced once per entry: a Fraction sum reduces at every step,
+    which along a long Frozen River retreat was most of its cost."""
+    from math import lcm
+
     charge(len(a) * len(b))
-    out = [Fraction(0)] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
-    return tuple(out)
+    da, db = lcm(*(x.denominator for x in a)), lcm(*(y.denominator for y in b))
+    na = [x.numerator * (da // x.denominator) for x in a]
+    nb = [y.numerator * (db // y.denominator) for y in b]
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(na):
+        if x:
+            for j, y in enumerate(nb):
+                out[i + j] += x * y
+    return tuple(Fraction(n, da * db) for n in out)
 
 
 def fraction_dict(p: Fraction) -> dict[str, Any]:
@@ -100,11 +109,15 @@ class RiskRoll:
     risk: EntryRisk
     loss_odds: tuple[Fraction, ...]  # chance of losing 0, 1, 2, ... figures from this roll
 
+    @cached_property
+    def _losses(self) -> tuple[dict[str, Any], ...]:
+        """Written out once: listed retreats share the rolls of the hexes they have in common."""
+        return tuple({"figures": i, **fraction_dict(p)} for i, p in enumerate(self.loss_odds) if p)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.hex.as_dict(), "rule": self.rule, "dice": self.risk.dice, "faces": list(self.risk.faces),
-            "figures_per_face": self.risk.figures_per_face,
-            "losses": [{"figures": i, **fraction_dict(p)} for i, p in enumerate(self.loss_odds) if p],
+            "figures_per_face": self.risk.figures_per_face, "losses": [dict(loss) for loss in self._losses],
         }
 
 
@@ -456,6 +469,28 @@ def retreat_options(
     total = 0
     notes: dict[tuple[str, Hex], Reason] = {}
     per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
+    # Listed paths come depth first, so they share their first hexes: each hex's rolls and the
+    # loss odds of each path prefix are worked out once (exact fractions along a 36-hex retreat
+    # on Frozen River were most of a flags-12 answer's cost).
+    hex_rolls: dict[Hex, tuple[RiskRoll, ...]] = {}
+    prefix_losses: dict[tuple[Hex, ...], tuple[Fraction, ...]] = {(): (Fraction(1),)}
+
+    def rolls_at(h: Hex) -> tuple[RiskRoll, ...]:
+        if h not in hex_rolls:
+            hex_rolls[h] = _risks(situation, rulebook, (h,), notes)
+        return hex_rolls[h]
+
+    def losses_along(path: tuple[Hex, ...]) -> tuple[Fraction, ...]:
+        known = len(path)
+        while path[:known] not in prefix_losses:
+            known -= 1
+        losses = prefix_losses[path[:known]]
+        for i in range(known, len(path)):
+            for roll in rolls_at(path[i]):
+                losses = convolve(losses, roll.loss_odds)
+            prefix_losses[path[:i + 1]] = losses
+        return losses
+
     for ignored in allowance.choices(flags):
         required = (flags - ignored) * least
         allowed = (flags - ignored) * most
@@ -474,11 +509,9 @@ def retreat_options(
                     break
                 listed += 1
                 charge(1 + len(path))
-                risks = _risks(situation, rulebook, path, notes)
+                risks = tuple(roll for h in path for roll in rolls_at(h))
                 _no_stop_notes(situation, rulebook, rules.unit_class, path, notes)
-                risk_losses: tuple[Fraction, ...] = (Fraction(1),)
-                for roll in risks:
-                    risk_losses = convolve(risk_losses, roll.loss_odds)
+                risk_losses = losses_along(path)
                 left = remaining_figures - lost
                 chance = Fraction(1) if left <= 0 else sum((p for k, p in enumerate(risk_losses) if k >= left),
                                                            Fraction(0))

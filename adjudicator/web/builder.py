@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.content.loader import Catalogue
 from adjudicator.db import get_session
@@ -428,11 +429,17 @@ def import_scenario() -> Any:
                        code="unsupported_media_type")
     if request.mimetype == "multipart/form-data" and request.headers.get("Sec-Fetch-Site") == "cross-site":
         raise ApiError("a form upload must come from this site", field="(body)", status=403, code="cross_site")
-    upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
-    raw = upload.read(MAX_M44_BYTES + 1) if upload is not None else request.get_data(cache=False)
+    too_large = ApiError(f"the file is larger than {MAX_M44_BYTES} bytes", field="(body)", status=413,
+                         code="too_large")
+    if request.content_length is not None and request.content_length > MAX_M44_BYTES:
+        raise too_large  # before reading: the framework's own 413 names no field and no limit
+    try:
+        upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
+        raw = upload.read(MAX_M44_BYTES + 1) if upload is not None else request.get_data(cache=False)
+    except RequestEntityTooLarge:  # a chunked body that runs past the limit
+        raise too_large from None
     if len(raw) > MAX_M44_BYTES or (upload is None and request.content_length is None and len(raw) >= MAX_M44_BYTES):
-        raise ApiError(f"the file is larger than {MAX_M44_BYTES} bytes", field="(body)", status=413,
-                       code="too_large")
+        raise too_large
     if not raw.strip():
         raise ApiError("send the .m44 file as the request body", field="(body)", code="empty")
     try:
