@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from adjudicator.engine.geometry import BOARDS, Hex, distance
 from adjudicator.engine.los import CORNERS, READINGS, line_of_sight, trace
 from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.sightlines import Trace
 from adjudicator.engine.situation import Situation, parse_situation
 
 STANDARD = BOARDS["standard"]
@@ -72,16 +73,23 @@ def oracle(a: Hex, b: Hex) -> tuple[set[Hex], set[Hex], set[Hex]]:
     return crossed, edge, corner
 
 
+def assert_trace_matches_oracle(origin: Hex, target: Hex) -> Trace:
+    """The hexes ``trace`` says the line crosses, runs along and touches at a corner are those the
+    fraction-clipping oracle finds; returns the trace."""
+    line = trace(origin, target)
+    crossed, edge, corner = oracle(origin, target)
+    assert set(line.crossed) == crossed, target
+    assert {h for pair in line.edges for h in pair} == edge, target
+    assert set(line.corners) == corner, target
+    return line
+
+
 @pytest.mark.parametrize("origin", [Hex(4, 12), Hex(0, 0), Hex(8, 24), Hex(3, 5), Hex(7, 19)])
 def test_trace_matches_fraction_clipping_oracle(origin: Hex) -> None:
     for target in STANDARD.hexes():
         if target == origin:
             continue
-        line = trace(origin, target)
-        crossed, edge, corner = oracle(origin, target)
-        assert set(line.crossed) == crossed, target
-        assert {h for pair in line.edges for h in pair} == edge, target
-        assert set(line.corners) == corner, target
+        assert_trace_matches_oracle(origin, target)
 
 
 @pytest.mark.parametrize(("kind", "origin"), [("breakthrough", Hex(0, 0)), ("breakthrough", Hex(16, 24)),
@@ -92,11 +100,7 @@ def test_trace_matches_fraction_clipping_oracle_on_tall_and_wide_boards(kind: st
     for target in list(BOARDS[kind].hexes())[::3]:
         if target == origin:
             continue
-        line = trace(origin, target)
-        crossed, edge, corner = oracle(origin, target)
-        assert set(line.crossed) == crossed, target
-        assert {h for pair in line.edges for h in pair} == edge, target
-        assert set(line.corners) == corner, target
+        line = assert_trace_matches_oracle(origin, target)
         assert line.crossed == tuple(reversed(trace(target, origin).crossed)), target
 
 

@@ -197,10 +197,8 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     target = ruling.target
     steps: list[Reason] = []
     if not ruling.legal:
-        steps.append(Reason(battle_rule(rulebook), "The battle cannot be made, so no dice are rolled"))
-        steps.extend(ruling.why_not)
-        return Resolution(ruling, tuple(rolled.items()), (), 0, 0, 0, None, 0, 0, None, None, 0, False, "held",
-                          None, tuple(steps))
+        return _not_rolled(ruling, rolled, Reason(battle_rule(rulebook), "The battle cannot be made, so no dice "
+                                                                         "are rolled"))
     if total != ruling.dice:
         raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but this battle rolls "
                                        f"{_plural(ruling.dice, 'die')}")
@@ -223,6 +221,13 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
                       applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps))
 
 
+def _not_rolled(ruling: BattleRuling | CardAttack, rolled: dict[str, int], why: Reason) -> Resolution:
+    """The answer for a battle or card attack that may not be made: nothing rolled, nothing lost,
+    the hex held; the steps say why (the ruling's own ``why_not``)."""
+    return Resolution(ruling, tuple(rolled.items()), (), 0, 0, 0, None, 0, 0, None, None, 0, False, "held",
+                      None, (why, *ruling.why_not))
+
+
 def resolve_card_attack(situation: Situation, rulebook: Rulebook, attack: CardAttack,
                         rolled: Mapping[str, int]) -> Resolution:
     """Apply the faces ``rolled`` against the target of a card's own attack (``engine.card_attack``):
@@ -235,10 +240,7 @@ def resolve_card_attack(situation: Situation, rulebook: Rulebook, attack: CardAt
     name = rulebook.names[card]
     steps: list[Reason] = []
     if not attack.legal:
-        steps.append(Reason(card, f"{name} cannot attack as given, so no dice are rolled"))
-        steps.extend(attack.why_not)
-        return Resolution(attack, tuple(rolled.items()), (), 0, 0, 0, None, 0, 0, None, None, 0, False, "held",
-                          None, tuple(steps))
+        return _not_rolled(attack, rolled, Reason(card, f"{name} cannot attack as given, so no dice are rolled"))
     if total != attack.dice:
         raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but {name} rolls "
                                        f"{_plural(attack.dice, 'die')} on {target.id}")
