@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PHONE
-
 pytestmark = pytest.mark.browser
 
 PAGES = ["/", "/rules/terrain/forest", "/rules/", "/rules/unit/", "/search?q=hedgrow", "/builder",
@@ -24,11 +22,10 @@ def audit(page: Any) -> list[str]:
 
 
 @pytest.fixture(params=["light", "dark"])
-def scheme_page(request, browser):
+def scheme_page(request, phone_page):
     """A phone page in the light and in the dark colour scheme (the site styles both)."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=request.param)
-    yield context.new_page()
-    context.close()
+    phone_page.emulate_media(color_scheme=request.param)
+    return phone_page
 
 
 @pytest.mark.parametrize("path", PAGES)

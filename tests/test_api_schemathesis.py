@@ -18,9 +18,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 from schemathesis.config import SchemathesisConfig
 
-from adjudicator.build import ensure_built
-from adjudicator.db import engine_for
-from tests.conftest import make_app
+from tests.conftest import make_app, seed_instance
 
 # The schema is read at import, so every xdist worker builds this app to collect: without the
 # database and index, which only the workers that run the test build (``built`` below).
@@ -32,8 +30,9 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=conf
 
 @pytest.fixture(scope="module", autouse=True)
 def built() -> None:
-    """What ``create_app`` builds at start (the database and search index), built on first use."""
-    ensure_built(app.extensions["catalogue"], engine_for(app.config["DATABASE_URL"]), Path(app.instance_path))
+    """What ``create_app`` builds at start (the database and search index): the run's built
+    instance, copied in by the worker that runs these tests."""
+    seed_instance(Path(app.instance_path))
 
 
 @schema.parametrize()

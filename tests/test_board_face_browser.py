@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PHONE, save_screenshot
+from tests.conftest import NO_SERVICE_WORKER, PHONE, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -123,7 +123,7 @@ def test_picked_face_survives_edits_a_share_link_and_a_save_and_changes_no_rulin
     assert board_face(page) == "desert"
     page.wait_for_timeout(400)  # the address bar follows the last change
     link = page.url
-    other_context = browser.new_context(viewport=PHONE)
+    other_context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
     try:
         other = other_context.new_page()
         open_builder(other, link)  # a fresh ruling, asked with "face": "desert"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import save_screenshot
+from tests.conftest import NO_SERVICE_WORKER, PHONE, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -141,7 +141,7 @@ def test_a_share_link_reproduces_the_situation(page, live_server, browser):
     page.wait_for_timeout(400)  # the address bar follows the last change
     link = page.url
     assert "#z=" in link or "#s=" in link
-    context = browser.new_context(viewport={"width": 375, "height": 812})
+    context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
     try:
         other = context.new_page()
         open_builder(other, "", link)
@@ -279,7 +279,7 @@ def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_pag
     assert "at most 1 overrun battle" in ruling
     page.wait_for_function("() => location.hash.length > 3")
     page.wait_for_timeout(400)  # the address bar follows the last change
-    context = browser.new_context(viewport={"width": 375, "height": 812})
+    context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
     try:
         other = context.new_page()
         open_builder(other, "", page.url)
@@ -301,7 +301,7 @@ def test_the_builder_makes_no_request_outside_our_own_site(desktop_page, live_se
 
 
 def test_without_javascript_the_page_says_so_and_links_the_api(browser, live_server):
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 375, "height": 812})
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
     try:
         page = context.new_page()
         page.goto(live_server + "/builder")
