@@ -214,11 +214,12 @@ def desktop_page(desktop_context: Any) -> Iterator[Any]:
     yield from _page_in(desktop_context)
 
 
-def save_screenshot(page: Any, name: str) -> Path:
-    """Screenshots are test artifacts under instance/ (ignored by git)."""
+def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
+    """Screenshots are test artifacts under instance/ (ignored by git): the whole page, or with
+    ``full_page=False`` what the player sees (the viewport)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -44,8 +44,7 @@ class Taps:
 
 def save_screenshot_viewport(page: Any, name: str) -> None:
     """What the player sees (the viewport), not the whole page."""
-    path = save_screenshot(page, name)
-    page.screenshot(path=str(path))
+    save_screenshot(page, name, full_page=False)
 
 
 def hexagon(page: Any, row: int, col: int) -> Any:

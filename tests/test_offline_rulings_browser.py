@@ -7,6 +7,8 @@ nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -151,18 +153,38 @@ def opt_in(page: Any) -> None:
     page.wait_for_selector("#offline-offer:has-text('saved')", timeout=120_000)
 
 
-def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(browser, live_server):
-    requests = gallery_requests() + random_requests()
-    assert len(requests) == len(EXAMPLES) + 4 * PER_ENDPOINT
-    context = browser.new_context(viewport=PHONE)
+@pytest.fixture(scope="module")
+def opted_in(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone that has opted in to offline rulings, shared by the tests that rule on the device
+    (each opt-in downloads 5.6 MB and starts the engine: ~5 s of Chromium's CPU). Each test opens
+    its own page in it and leaves it online; declining and turning off have contexts of their own."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page = controlled_builder(context, live_server)
-        server = page.evaluate(SERVER_ANSWERS, requests)
         opt_in(page)
-        context.set_offline(True)
-        local = page.evaluate(LOCAL_ANSWERS, requests)
+        page.close()
+        yield context
     finally:
         context.close()
+
+
+@contextmanager
+def page_of(context: Any, live_server: str) -> Iterator[Any]:
+    page = controlled_builder(context, live_server)
+    try:
+        yield page
+    finally:
+        context.set_offline(False)
+        page.close()
+
+
+def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
+    requests = gallery_requests() + random_requests()
+    assert len(requests) == len(EXAMPLES) + 4 * PER_ENDPOINT
+    with page_of(opted_in, live_server) as page:
+        server = page.evaluate(SERVER_ANSWERS, requests)
+        opted_in.set_offline(True)
+        local = page.evaluate(LOCAL_ANSWERS, requests)
     assert {status for status, _ in server[:len(EXAMPLES)]} == {200}, "a gallery example failed on the server"
     ruled = {name for (name, _), (status, _) in zip(requests, server, strict=True) if status == 200}
     assert ruled == {name for name, _ in requests} >= {"battle", "line-of-sight", "retreat", "resupply"}, \
@@ -175,12 +197,9 @@ def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_rando
     assert not mismatches, f"{len(mismatches)} answers differ:\n" + "\n".join(mismatches[:5])
 
 
-def test_offline_the_builder_rules_on_the_device_and_says_so(browser, live_server):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        page = controlled_builder(context, live_server)
-        opt_in(page)
-        context.set_offline(True)
+def test_offline_the_builder_rules_on_the_device_and_says_so(opted_in, live_server):
+    with page_of(opted_in, live_server) as page:
+        opted_in.set_offline(True)
         page.reload()  # the builder page itself now comes from the cache
         page.wait_for_selector("#builder.ready")
         if page.locator("#examples-box:not([open])").count():
@@ -193,8 +212,6 @@ def test_offline_the_builder_rules_on_the_device_and_says_so(browser, live_serve
         page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
         assert "Could not reach the server" not in page.locator("#ruling").inner_text()
         save_screenshot(page, "builder-ruled-offline-phone")
-    finally:
-        context.close()
 
 
 def test_declining_downloads_nothing_and_turning_off_empties_the_cache(browser, live_server):
@@ -247,13 +264,10 @@ def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(browser
     assert static and len(static) == len(set(static)), "a static file is cached twice"
 
 
-def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_again(browser, live_server):
+def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_again(opted_in, live_server):
     """A 5xx is treated like no connection (the local engine answers); once the server answers
     again, its ruling is shown and the "ruled on this device" note goes away."""
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = controlled_builder(context, live_server)
-        opt_in(page)
+    with page_of(opted_in, live_server) as page:
         page.route("**/api/v1/*", lambda route: route.fulfill(status=503, content_type="application/json",
                                                                body='{"error": {"code": "down", "message": "down"}}')
                    if route.request.method == "POST" else route.continue_())
@@ -269,5 +283,3 @@ def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_ag
         examples.filter(has_text="bunker").first.click()
         note.wait_for(state="hidden", timeout=60_000)
         page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
-    finally:
-        context.close()
