@@ -79,7 +79,7 @@ lint: $(STAMP)
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) $(PYODIDE) browser
 	$(BIN)/ruff check adjudicator tests bench
-	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts adjudicator/static/offline

@@ -239,19 +239,4 @@ HEAVIEST_FIRST = [
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: place for place, name in enumerate(HEAVIEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its own order
-    _name_each_item_apart(items)
 
-
-def _name_each_item_apart(items: list[pytest.Item]) -> None:
-    """Schemathesis names its items ``test[POST /api/v1/battle]``..., but under pytest 9 their node
-    ids all read ``test`` (the bracket is not carried into the id): xdist then keeps one of the
-    fourteen and silently drops the rest. Such an item gets the id its name says
-    (``test_unique_node_ids`` checks that every id is one test's)."""
-    from _pytest.nodeid import coerce_node_id  # pytest's own node-id type: private, hence checked
-
-    seen: dict[str, int] = {}
-    for item in items:
-        seen[item.nodeid] = seen.get(item.nodeid, 0) + 1
-    for item in items:
-        if seen[item.nodeid] > 1 and "[" in item.name and not item.nodeid.endswith(item.name):
-            item._id = coerce_node_id(item.nodeid.rsplit("::", 1)[0] + "::" + item.name)

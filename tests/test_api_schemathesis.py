@@ -5,34 +5,41 @@ that is accepted, and missing ``Allow`` headers. One check is left out on purpos
 ``positive_data_acceptance`` — a schema cannot say that a hex must lie on the board or that a
 unit may not battle itself, so schema-valid requests are rightly refused with a 400 naming the
 field. And a body over the size limit is rightly refused with 413, which schemathesis does not
-count as a rejection by default."""
+count as a rejection by default.
+
+The schema is read when the test runs (``from_fixture``), so only the xdist worker that runs it
+builds the app and generates the cases; each API operation is a subtest, reported by its method
+and path."""
 
 from __future__ import annotations
-
-import tempfile
-from pathlib import Path
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 from schemathesis.config import SchemathesisConfig
+from schemathesis.schemas import BaseSchema
 
 from tests.conftest import make_app, seed_instance
 
-# The schema is read at import, so every xdist worker builds this app to collect: without the
-# database and index, which only the workers that run the test build (``built`` below).
-app = make_app(Path(tempfile.mkdtemp(prefix="schemathesis-")), SKIP_BUILD=True)
 REJECTIONS = ["400", "404", "405", "406", "413", "415", "422"]  # what our API answers to bad input
-config = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}})
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=config)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built() -> None:
-    """What ``create_app`` builds at start (the database and search index): the run's built
-    instance, copied in by the worker that runs these tests."""
-    seed_instance(Path(app.instance_path))
+@pytest.fixture(scope="module")
+def api_schema(tmp_path_factory: pytest.TempPathFactory) -> BaseSchema:
+    app = make_app(seed_instance(tmp_path_factory.mktemp("schemathesis")))
+    config = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}})
+    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=config)
+
+
+@pytest.fixture(autouse=True)
+def _node_id_for_schemathesis(request: pytest.FixtureRequest) -> None:
+    """Schemathesis' lazy test names each operation's subtest after ``node._nodeid``, an attribute
+    pytest 9 no longer has (it keeps the id elsewhere): give it the id it reads."""
+    request.node._nodeid = request.node.nodeid
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()

@@ -12,7 +12,8 @@ from tests.conftest import HEAVIEST_FIRST
 
 def test_unique_node_ids(request: pytest.FixtureRequest) -> None:
     """xdist hands out tests by node id: two tests with one id would run as one, silently (the
-    fourteen schemathesis operations did, until ``conftest._name_each_item_apart``)."""
+    fourteen schemathesis operations, collected as items of one id under pytest 9, did; they are
+    now subtests of one test)."""
     counts = Counter(item.nodeid for item in request.session.items)
     assert sorted(nodeid for nodeid, n in counts.items() if n > 1) == []
 
