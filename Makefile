@@ -10,8 +10,9 @@ HOST    ?= 127.0.0.1
 PORT    ?= 5000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 # pytest-xdist workers for `make test`: most tests wait on a browser, a server or a subprocess, so
-# more workers than cores pays (`TEST_WORKERS=0` runs the suite in one process).
-TEST_WORKERS ?= 4
+# one more worker than cores pays (`TEST_WORKERS=0` runs the suite in one process); each worker takes
+# whole files, heaviest first (tests/conftest.py).
+TEST_WORKERS ?= 3
 
 # Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)

@@ -155,7 +155,7 @@ def database(request: pytest.FixtureRequest, built: Path) -> str | None:
 
 
 def test_500_concurrent_saves_against_multi_worker_gunicorn_all_read_back(built, database):
-    with make_serve(built, workers=3, database_url=database) as (base, _):
+    with make_serve(built, workers=2, database_url=database) as (base, _):
         def save(n: int) -> tuple[int, str]:
             status, body = call(base, "/api/v1/situations", situation(n))
             assert status == 201, body
