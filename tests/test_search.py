@@ -33,6 +33,19 @@ def index(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return seed_instance(tmp_path_factory.mktemp("search"))  # the index as ``search.build_index`` built it
 
 
+@pytest.fixture(scope="module")
+def few(catalogue: Catalogue) -> Catalogue:
+    """A dozen entries, for the tests of how an index is built, kept, swapped and reopened: the
+    mechanics are the same for any catalogue, and a build of the whole one costs ~1.5 s of CPU
+    each time (what the whole index holds is checked on the run's built index, ``index``)."""
+    keep = {"forest", "bunker", "town", "hill", "river", "hedgerow", "sandbags", "infantry", "armor",
+            "artillery", "line_of_sight", "retreat"}
+    entries = {entry_id: entry for entry_id, entry in catalogue.entries.items() if entry_id in keep}
+    assert len(entries) == len(keep)
+    return dataclasses.replace(catalogue, entries=entries, content_hash=f"few-{catalogue.content_hash}",
+                               backlinks={})
+
+
 def ids(results: search.Results) -> list[str]:
     return [hit.id for hit in results.hits]
 
@@ -97,55 +110,55 @@ def test_missing_index_is_not_fresh(tmp_path, catalogue):
         search.search(tmp_path, "forest")
 
 
-def test_ensure_built_builds_the_index_once_and_then_leaves_it(tmp_path, catalogue):
+def test_ensure_built_builds_the_index_once_and_then_leaves_it(tmp_path, few):
     engine = db.engine_for(f"sqlite:///{tmp_path / 'once.db'}")
-    assert build.ensure_built(catalogue, engine, tmp_path)
+    assert build.ensure_built(few, engine, tmp_path)
     first = (tmp_path / "index" / "CURRENT").read_text()
-    assert not build.ensure_built(catalogue, engine, tmp_path)
+    assert not build.ensure_built(few, engine, tmp_path)
     assert (tmp_path / "index" / "CURRENT").read_text() == first
     # The index alone going missing is enough to rebuild it.
     (tmp_path / "index" / "CURRENT").unlink()
-    assert build.ensure_built(catalogue, engine, tmp_path)
-    assert search.index_is_fresh(catalogue, tmp_path)
+    assert build.ensure_built(few, engine, tmp_path)
+    assert search.index_is_fresh(few, tmp_path)
 
 
-def test_an_index_of_an_older_schema_is_not_opened_and_gets_rebuilt(tmp_path, catalogue):
-    folder = search.build_index(catalogue, tmp_path)
+def test_an_index_of_an_older_schema_is_not_opened_and_gets_rebuilt(tmp_path, few):
+    folder = search.build_index(few, tmp_path)
     meta = json.loads((folder / "meta.json").read_text())
     (folder / "meta.json").write_text(json.dumps({**meta, "schema": "0"}))
-    assert not search.index_is_fresh(catalogue, tmp_path)
+    assert not search.index_is_fresh(few, tmp_path)
     assert search.opened(tmp_path) is None
-    search.ensure_index(catalogue, tmp_path)
-    assert search.index_is_fresh(catalogue, tmp_path)
+    search.ensure_index(few, tmp_path)
+    assert search.index_is_fresh(few, tmp_path)
     assert ids(search.search(tmp_path, "bunker", limit=1)) == ["bunker"]
 
 
-def test_a_rebuild_swaps_generations_and_workers_reopen(tmp_path, catalogue):
-    first = search.build_index(catalogue, tmp_path)
+def test_a_rebuild_swaps_generations_and_workers_reopen(tmp_path, few):
+    first = search.build_index(few, tmp_path)
     opened_first = search.opened(tmp_path)
     assert opened_first is not None and opened_first.folder == first
     assert search.opened(tmp_path) is opened_first  # cached per process
-    second = search.build_index(catalogue, tmp_path)
+    second = search.build_index(few, tmp_path)
     opened_second = search.opened(tmp_path)
     assert opened_second is not None and opened_second.folder == second
     assert first.exists(), "the previous generation stays for workers still reading it"
-    third = search.build_index(catalogue, tmp_path)
+    third = search.build_index(few, tmp_path)
     assert not first.exists() and second.exists() and third.exists()
     assert ids(search.search(tmp_path, "forest", limit=1)) == ["forest"]
 
 
-def test_two_workers_starting_at_once_build_once_and_readers_never_break(tmp_path, catalogue):
+def test_two_workers_starting_at_once_build_once_and_readers_never_break(tmp_path, few):
     """Four 'workers' run the start-up build concurrently while a reader keeps searching."""
     engine = db.engine_for(f"sqlite:///{tmp_path / 'race.db'}")
     db.create_tables(engine)  # the race under test is the index build, not CREATE TABLE
-    search.build_index(catalogue, tmp_path)  # readers need something to read from the start
+    search.build_index(few, tmp_path)  # readers need something to read from the start
     errors: list[BaseException] = []
     ran: list[bool] = []
     stop = threading.Event()
 
     def worker() -> None:
         try:
-            ran.append(build.ensure_built(catalogue, engine, tmp_path))
+            ran.append(build.ensure_built(few, engine, tmp_path))
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -174,7 +187,7 @@ def test_two_workers_starting_at_once_build_once_and_readers_never_break(tmp_pat
     assert not errors, errors
     assert reads, "the reader searched while the workers built"
     assert ran.count(True) == 1, "exactly one worker builds; the others find it fresh"
-    assert search.index_is_fresh(catalogue, tmp_path)
+    assert search.index_is_fresh(few, tmp_path)
     generations = [p for p in (tmp_path / "index").iterdir() if p.is_dir() and not p.name.startswith(".")]
     assert len(generations) <= 2
 
@@ -398,12 +411,12 @@ def test_every_page_loads_the_search_script(client):
     assert 'data-search-input' in html
 
 
-def test_repeated_questions_are_answered_from_the_generation_cache(tmp_path, catalogue):
-    search.build_index(catalogue, tmp_path)
+def test_repeated_questions_are_answered_from_the_generation_cache(tmp_path, few):
+    search.build_index(few, tmp_path)
     first = search.search(tmp_path, "arty range")
     assert search.search(tmp_path, "arty range") is first  # same generation: the kept answer
     assert search.search(tmp_path, "arty range", kind="unit") is not first  # other filters: own answer
-    search.build_index(catalogue, tmp_path)  # a rebuild is a new generation with a fresh cache
+    search.build_index(few, tmp_path)  # a rebuild is a new generation with a fresh cache
     again = search.search(tmp_path, "arty range")
     assert again is not first and again == first
 
