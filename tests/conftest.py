@@ -204,6 +204,19 @@ def _page_in(context: Any) -> Iterator[Any]:
     context.clear_permissions()
 
 
+@pytest.fixture(scope="session")
+def elsewhere_context(browser: Any, live_server: str) -> Iterator[Any]:
+    """Another phone, for a test that opens what its page made (a share link) in a browser apart
+    from its own: a context of its own cookies, storage and cache, warm like the others."""
+    with _warm_context(browser, live_server, viewport=PHONE) as context:
+        yield context
+
+
+@pytest.fixture()
+def elsewhere_page(elsewhere_context: Any) -> Iterator[Any]:
+    yield from _page_in(elsewhere_context)
+
+
 @pytest.fixture()
 def phone_page(phone_context: Any) -> Iterator[Any]:
     yield from _page_in(phone_context)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import NO_SERVICE_WORKER, PHONE, save_screenshot
+from tests.conftest import save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +103,8 @@ def test_importing_a_winter_scenario_draws_a_snowy_countryside(phone_page, live_
     assert board_face(page) == "winter" and page.evaluate(OPEN_FILL) == winter
 
 
-def test_picked_face_survives_edits_a_share_link_and_a_save_and_changes_no_ruling(phone_page, live_server, browser):
+def test_picked_face_survives_edits_a_share_link_and_a_save_and_changes_no_ruling(phone_page, live_server,
+                                                                                  elsewhere_page):
     page = phone_page
     open_builder(page, live_server + "/builder")
     steps = (((6, 10), "place-allies-infantry"), ((4, 12), "place-axis-armor"), ((5, 11), "terrain-forest"))
@@ -123,14 +124,10 @@ def test_picked_face_survives_edits_a_share_link_and_a_save_and_changes_no_rulin
     assert board_face(page) == "desert"
     page.wait_for_timeout(400)  # the address bar follows the last change
     link = page.url
-    other_context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
-    try:
-        other = other_context.new_page()
-        open_builder(other, link)  # a fresh ruling, asked with "face": "desert"
-        assert board_face(other) == "desert" and other.locator("#board-face").input_value() == "desert"
-        assert settled_verdict(other) == summer_ruling
-    finally:
-        other_context.close()
+    other = elsewhere_page  # a browser apart: a fresh ruling, asked with "face": "desert"
+    open_builder(other, link)
+    assert board_face(other) == "desert" and other.locator("#board-face").input_value() == "desert"
+    assert settled_verdict(other) == summer_ruling
     page.locator("#share-box summary").scroll_into_view_if_needed()
     page.click("#save")
     saved = page.locator("#saved-link")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NO_SERVICE_WORKER, PHONE, save_screenshot
+from tests.conftest import PHONE, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -133,7 +133,7 @@ def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live
     assert page.locator("svg.chart").count() >= 1  # the odds, drawn by our own JS
 
 
-def test_a_share_link_reproduces_the_situation(page, live_server, browser):
+def test_a_share_link_reproduces_the_situation(page, live_server, elsewhere_page):
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
     before = verdict(page)
@@ -141,15 +141,11 @@ def test_a_share_link_reproduces_the_situation(page, live_server, browser):
     page.wait_for_timeout(400)  # the address bar follows the last change
     link = page.url
     assert "#z=" in link or "#s=" in link
-    context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
-    try:
-        other = context.new_page()
-        open_builder(other, "", link)
-        assert verdict(other) == before
-        assert page_situation(other) == page_situation(page)
-        assert other.locator(".los-line").count() == 2  # the line and its halo
-    finally:
-        context.close()
+    other = elsewhere_page
+    open_builder(other, "", link)
+    assert verdict(other) == before
+    assert page_situation(other) == page_situation(page)
+    assert other.locator(".los-line").count() == 2  # the line and its halo
 
 
 def test_save_and_reopen_the_short_link(page, live_server):
@@ -265,7 +261,7 @@ def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, 
     assert page.locator(".resupply-hex").count() == 1
 
 
-def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_page, live_server, browser):
+def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_page, live_server, elsewhere_page):
     page = desktop_page
     open_builder(page, live_server)
     place(page, 4, 10, "allies", "armor")
@@ -279,15 +275,11 @@ def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_pag
     assert "at most 1 overrun battle" in ruling
     page.wait_for_function("() => location.hash.length > 3")
     page.wait_for_timeout(400)  # the address bar follows the last change
-    context = browser.new_context(viewport=PHONE, **NO_SERVICE_WORKER)
-    try:
-        other = context.new_page()
-        open_builder(other, "", page.url)
-        assert other.is_checked("#overrun-battle")
-        settled(other)
-        assert "Armor overrun: no" in ruling_tab(other, "after")
-    finally:
-        context.close()
+    other = elsewhere_page
+    open_builder(other, "", page.url)
+    assert other.is_checked("#overrun-battle")
+    settled(other)
+    assert "Armor overrun: no" in ruling_tab(other, "after")
 
 
 def test_the_builder_makes_no_request_outside_our_own_site(desktop_page, live_server):
