@@ -180,8 +180,8 @@ def _warm_context(browser: Any, live_server: str, **options: Any) -> Iterator[An
 def phone_context(browser: Any, live_server: str) -> Iterator[Any]:
     """Phone pages are opened in this one context, a fresh page for each test; what a test leaves
     in the context (cookies, permissions, the site's storage, its pages) is cleared after it
-    (``_page_in``). A test that needs a browser of its own, such as one opening a share link
-    elsewhere, makes a context of its own."""
+    (``_page_in``). A test that opens a share link in another browser uses ``elsewhere_page``; one
+    that needs other settings (no JavaScript, the service worker) makes a context of its own."""
     with _warm_context(browser, live_server, viewport=PHONE, device_scale_factor=2, is_mobile=True,
                        has_touch=True) as context:
         yield context
@@ -236,11 +236,11 @@ def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
     return path
 
 
-# `make test` hands whole files to its xdist workers (``--dist loadfile``: a file's module and
-# session fixtures, such as a served gunicorn or a browser context, are set up once, not once per
-# worker that ran one of its tests), in the order collected. The files that take longest go
-# first, so that no worker starts one of them near the end while the others sit idle; measured
-# CPU seconds on the 2-core machine, heaviest first. A file not listed keeps its place after them.
+# `make test` hands whole files to its xdist workers (``--dist loadfile``: a file's module
+# fixtures, such as a served gunicorn or an opted-in phone, are set up once, not once per worker
+# that ran one of its tests), in the order collected. The files that take longest go first, so
+# that no worker starts one of them near the end while the others sit idle (measured on the
+# 2-core machine, longest first). A file not listed keeps its place after them.
 HEAVIEST_FIRST = [
     "test_builder_browser.py", "test_hardening_serve.py", "test_builder_flow_browser.py",
     "test_offline_rulings_browser.py", "test_api_schemathesis.py", "test_accessibility_browser.py",
