@@ -4,7 +4,10 @@ first load of the home page is small and makes no third-party request."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,47 +36,71 @@ def test_home_first_load_is_under_60_kb_and_same_origin(browser, live_server):
     assert total < FIRST_LOAD_BUDGET, f"{total} bytes transferred"
 
 
-def test_reference_works_offline_after_one_visit(browser, live_server, catalogue):
+@pytest.fixture(scope="module")
+def visited(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone that has visited the site once, online: its service worker installed and the
+    reference precached (~230 requests). The tests that then cut the network share it (a visit in
+    a fresh context is ~4 s of CPU); each opens its own page and leaves the phone online."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(live_server + "/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()  # now controlled by the worker
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    keys = page.evaluate("caches.keys()")
-    assert len([k for k in keys if k.startswith("adjudicator-")]) == 1
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.close()
+        yield context
+    finally:
+        context.close()
 
-    context.set_offline(True)
-    # Rule pages never opened online come from the cache.
-    for entry_id in ("hedgerow", "tank_destroyer", "imperial_japanese_army"):
-        entry = catalogue.entries[entry_id]
-        page.goto(f"{live_server}/rules/{entry.kind}/{entry.id}")
-        assert page.locator(".summary").inner_text().strip() == entry.meta.summary
-    # Search answers in the browser from the saved copy, slang included.
-    page.goto(f"{live_server}/search?q=arty")
-    page.wait_for_selector(".offline-results li a")
-    assert page.locator(".offline-results li a").first.inner_text() == catalogue.entries["artillery"].meta.name
-    save_screenshot(page, "offline-search-phone")
-    # Type-ahead suggestions come from the saved copy too (the worker answers the API with 503).
-    page.goto(f"{live_server}/rules/")
-    box = page.locator("header input[name=q]")
-    box.click()
-    box.press_sequentially("sandbag", delay=30)
-    first = page.locator(".suggest [role=option]").first
-    first.wait_for(state="visible")
-    assert "Sandbags" in first.inner_text()
-    # The builder page loads, says plainly that rulings need the network, and its board works.
-    page.goto(f"{live_server}/builder")
-    assert re.search("builder", page.title(), re.I)
-    page.wait_for_selector("#builder.ready")
-    assert "rulings need the network" in page.locator("#b-offline").inner_text()
-    page.locator('.hex[data-row="6"][data-col="10"]').tap()
-    page.locator('[data-fk="place-allies-infantry"]').tap()
-    page.locator('.hex[data-row="4"][data-col="10"]').tap()
-    page.locator('[data-fk="place-axis-armor"]').tap()
-    page.wait_for_function("() => /rulings need the network/.test(document.getElementById('b-summary').textContent)")
-    save_screenshot(page, "offline-builder-phone")
-    context.close()
+
+@contextmanager
+def controlled_page(context: Any, live_server: str) -> Iterator[Any]:
+    """A page of ``context`` that its service worker controls; the network is back on after it."""
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        yield page
+    finally:
+        context.set_offline(False)
+        page.close()
+
+
+def test_reference_works_offline_after_one_visit(visited, live_server, catalogue):
+    with controlled_page(visited, live_server) as page:
+        keys = page.evaluate("caches.keys()")
+        assert len([k for k in keys if k.startswith("adjudicator-")]) == 1
+
+        visited.set_offline(True)
+        # Rule pages never opened online come from the cache.
+        for entry_id in ("hedgerow", "tank_destroyer", "imperial_japanese_army"):
+            entry = catalogue.entries[entry_id]
+            page.goto(f"{live_server}/rules/{entry.kind}/{entry.id}")
+            assert page.locator(".summary").inner_text().strip() == entry.meta.summary
+        # Search answers in the browser from the saved copy, slang included.
+        page.goto(f"{live_server}/search?q=arty")
+        page.wait_for_selector(".offline-results li a")
+        assert page.locator(".offline-results li a").first.inner_text() == catalogue.entries["artillery"].meta.name
+        save_screenshot(page, "offline-search-phone")
+        # Type-ahead suggestions come from the saved copy too (the worker answers the API with 503).
+        page.goto(f"{live_server}/rules/")
+        box = page.locator("header input[name=q]")
+        box.click()
+        box.press_sequentially("sandbag", delay=30)
+        first = page.locator(".suggest [role=option]").first
+        first.wait_for(state="visible")
+        assert "Sandbags" in first.inner_text()
+        # The builder page loads, says plainly that rulings need the network, and its board works.
+        page.goto(f"{live_server}/builder")
+        assert re.search("builder", page.title(), re.I)
+        page.wait_for_selector("#builder.ready")
+        assert "rulings need the network" in page.locator("#b-offline").inner_text()
+        page.locator('.hex[data-row="6"][data-col="10"]').tap()
+        page.locator('[data-fk="place-allies-infantry"]').tap()
+        page.locator('.hex[data-row="4"][data-col="10"]').tap()
+        page.locator('[data-fk="place-axis-armor"]').tap()
+        page.wait_for_function(
+            "() => /rulings need the network/.test(document.getElementById('b-summary').textContent)")
+        save_screenshot(page, "offline-builder-phone")
 
 
 def test_service_worker_version_changes_with_the_content(app, client):
@@ -102,26 +129,22 @@ def test_manifest_describes_an_installable_app(client):
         assert client.get(icon["src"]).status_code == 200
 
 
-def test_offline_search_ranks_the_whole_query_set_as_well_as_online(browser, live_server):
+def test_offline_search_ranks_the_whole_query_set_as_well_as_online(visited, live_server):
     """With the network cut, the browser's copy of the server's ranking (offline-search.js on
     the server's exported tables) puts the entry that settles each query of
     tests/search_queries.yaml first at least 95 % of the time, and always in the top 3."""
     import yaml
 
     queries = yaml.safe_load((Path(__file__).with_name("search_queries.yaml")).read_text(encoding="utf-8"))
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(live_server + "/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    context.set_offline(True)
-    ranked = page.evaluate("""async (queries) => {
-      const out = [];
-      for (const q of queries) out.push((await window.adjudicatorOfflineSearch(q, null, {limit: 3})).map((r) => r.id));
-      return out;
-    }""", [str(case["q"]) for case in queries])
-    context.close()
+    with controlled_page(visited, live_server) as page:
+        visited.set_offline(True)
+        ranked = page.evaluate("""async (queries) => {
+          const out = [];
+          for (const q of queries) {
+            out.push((await window.adjudicatorOfflineSearch(q, null, {limit: 3})).map((r) => r.id));
+          }
+          return out;
+        }""", [str(case["q"]) for case in queries])
     top1 = sum(bool(r) and r[0] == case["first"] for r, case in zip(ranked, queries, strict=True))
     misses3 = [(case["q"], case["first"], r) for r, case in zip(ranked, queries, strict=True) if case["first"] not in r]
     n = len(queries)
