@@ -10,9 +10,9 @@ HOST    ?= 127.0.0.1
 PORT    ?= 5000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 # pytest-xdist workers for `make test`: many tests wait on a browser, a server or a subprocess, so
-# one more worker than cores pays; a fourth only adds its browser, app and collection (measured:
-# 3 min 2 s with 3, 3 min 24 s with 4, back to back). `TEST_WORKERS=0` runs the suite in one process. Each
-# worker takes whole files, heaviest first (tests/conftest.py).
+# one more worker than cores pays; a fourth only adds its browser, app and collection (measured
+# back to back: 3 min 2 s with 3, 3 min 24 s with 4). `TEST_WORKERS=0` runs the suite in one
+# process. Each worker takes whole files, heaviest first (tests/conftest.py).
 TEST_WORKERS ?= 3
 
 # Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
