@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -225,6 +225,32 @@ def phone_page(phone_context: Any) -> Iterator[Any]:
 @pytest.fixture()
 def desktop_page(desktop_context: Any) -> Iterator[Any]:
     yield from _page_in(desktop_context)
+
+
+@contextmanager
+def shared_phone(browser: Any, first_visit: Callable[[Any], Any]) -> Iterator[Any]:
+    """A phone context that ``first_visit(context)`` prepares once (a visit that installs the
+    service worker, an opt-in to offline rulings; it returns the page it used, closed here) and
+    that a module's offline tests then share: doing that in a fresh context for each test costs
+    seconds of Chromium's CPU every time. Each test takes its own page from ``page_left_online``."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        first_visit(context).close()
+        yield context
+    finally:
+        context.close()
+
+
+@contextmanager
+def page_left_online(context: Any, open_page: Callable[[Any], Any]) -> Iterator[Any]:
+    """``open_page(context)``'s page for one test; after it the network is back on (a test may cut
+    it with ``context.set_offline``) and the page is closed."""
+    page = open_page(context)
+    try:
+        yield page
+    finally:
+        context.set_offline(False)
+        page.close()
 
 
 def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:

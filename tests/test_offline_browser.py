@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import PHONE, save_screenshot
+from tests.conftest import PHONE, page_left_online, save_screenshot, shared_phone
 
 pytestmark = pytest.mark.browser
 
@@ -36,33 +35,31 @@ def test_home_first_load_is_under_60_kb_and_same_origin(browser, live_server):
     assert total < FIRST_LOAD_BUDGET, f"{total} bytes transferred"
 
 
+def first_visit(context: Any, live_server: str) -> Any:
+    """The home page, online, until its service worker is installed (the reference precached)."""
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    return page
+
+
+def controlled_home(context: Any, live_server: str) -> Any:
+    """The home page in a new page, which the installed service worker controls."""
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    return page
+
+
 @pytest.fixture(scope="module")
 def visited(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone that has visited the site once, online: its service worker installed and the
-    reference precached (~230 requests). The tests that then cut the network share it (a visit in
-    a fresh context is ~4 s of CPU); each opens its own page and leaves the phone online."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        page = context.new_page()
-        page.goto(live_server + "/")
-        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        page.close()
+    """A phone that has visited the site once, online; the tests that then cut the network share it."""
+    with shared_phone(browser, lambda context: first_visit(context, live_server)) as context:
         yield context
-    finally:
-        context.close()
 
 
-@contextmanager
-def controlled_page(context: Any, live_server: str) -> Iterator[Any]:
-    """A page of ``context`` that its service worker controls; the network is back on after it."""
-    page = context.new_page()
-    try:
-        page.goto(live_server + "/")
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        yield page
-    finally:
-        context.set_offline(False)
-        page.close()
+def controlled_page(context: Any, live_server: str) -> Any:
+    return page_left_online(context, lambda c: controlled_home(c, live_server))
 
 
 def test_reference_works_offline_after_one_visit(visited, live_server, catalogue):

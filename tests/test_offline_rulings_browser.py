@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.engine.geometry import BOARDS, Hex
-from tests.conftest import PHONE, save_screenshot
+from tests.conftest import PHONE, page_left_online, save_screenshot, shared_phone
 from tests.test_battle import FEATURES, TYPES, unit
 from tests.test_los import hex_strategy
 from tests.test_retreat_properties import boards
@@ -153,29 +152,23 @@ def opt_in(page: Any) -> None:
     page.wait_for_selector("#offline-offer:has-text('saved')", timeout=120_000)
 
 
+def opted_in_builder(context: Any, live_server: str) -> Any:
+    page = controlled_builder(context, live_server)
+    opt_in(page)
+    return page
+
+
 @pytest.fixture(scope="module")
 def opted_in(browser: Any, live_server: str) -> Iterator[Any]:
     """A phone that has opted in to offline rulings, shared by the tests that rule on the device
-    (each opt-in downloads 5.6 MB and starts the engine: ~5 s of Chromium's CPU). Each test opens
-    its own page in it and leaves it online; declining and turning off have contexts of their own."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        page = controlled_builder(context, live_server)
-        opt_in(page)
-        page.close()
+    (each opt-in downloads 5.6 MB and starts the engine); declining and turning off have contexts
+    of their own."""
+    with shared_phone(browser, lambda context: opted_in_builder(context, live_server)) as context:
         yield context
-    finally:
-        context.close()
 
 
-@contextmanager
-def page_of(context: Any, live_server: str) -> Iterator[Any]:
-    page = controlled_builder(context, live_server)
-    try:
-        yield page
-    finally:
-        context.set_offline(False)
-        page.close()
+def page_of(context: Any, live_server: str) -> Any:
+    return page_left_online(context, lambda c: controlled_builder(c, live_server))
 
 
 def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
