@@ -153,3 +153,19 @@ def test_content_check_command_passes_on_repository_content(app):
     result = app.test_cli_runner().invoke(args=["content", "check"])
     assert result.exit_code == 0, result.output
     assert "content OK" in result.output
+
+
+def test_the_same_content_is_parsed_once_and_changed_bytes_again(tmp_path):
+    """Apps made from unchanged content share one catalogue (parsing is most of an app's
+    start); a changed file is seen at once, since the catalogue is kept under the content hash."""
+    path = write(tmp_path, "terrain", "forest", FOREST)
+    first = load_catalogue(tmp_path / "content")
+    assert load_catalogue(tmp_path / "content") is first
+    path.write_text(FOREST.replace("Blocks line of sight.", "Blocks the view."))
+    changed = load_catalogue(tmp_path / "content")
+    assert changed is not first
+    assert changed.entries["forest"].meta.summary == "Blocks the view."
+    assert changed.content_hash != first.content_hash
+    path.write_text(FOREST.replace("blocks_los: true", "blocks_los: maybe"))
+    with pytest.raises(ContentError):  # a broken file is reported every time, never served from before
+        load_catalogue(tmp_path / "content")

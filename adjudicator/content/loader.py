@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from threading import Lock
 from typing import Any
 
 import yaml
@@ -222,9 +223,33 @@ def _validate_meta(data: dict[str, Any], rel: str) -> EntryMeta | list[ContentPr
         return [ContentProblem(rel, _loc(err["loc"]), err["msg"]) for err in exc.errors()]
 
 
+_PARSED: dict[tuple[Path, str], Catalogue] = {}
+_PARSED_KEPT = 4
+_PARSED_LOCK = Lock()
+"""Catalogues kept by ``load_catalogue``: the current content's, and a few others (tests load
+catalogues of changed copies of ``content/``)."""
+
+
 def load_catalogue(root: Path | None = None) -> Catalogue:
-    """Load and validate every entry under ``root``; raise ContentError listing all problems."""
-    root = root or content_dir()
+    """Load and validate every entry under ``root``; raise ContentError listing all problems.
+
+    Parsing and validating every file is most of an app's start (~0.2 s); a process that makes
+    several apps from the same content (the test suite makes dozens, `flask build` then the
+    server's own app) does it once: the catalogue is kept under the content's hash, so changed
+    bytes are parsed afresh. Nothing changes a catalogue once loaded."""
+    root = (root or content_dir()).resolve()
+    key = (root, content_hash(root))
+    found = _PARSED.get(key)
+    if found is None:
+        found = _parse_catalogue(root, key[1])
+        with _PARSED_LOCK:
+            while len(_PARSED) >= _PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[key] = found
+    return found
+
+
+def _parse_catalogue(root: Path, digest: str) -> Catalogue:
     problems: list[ContentProblem] = []
     raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]] = {}
     for path in content_files(root):
@@ -265,7 +290,7 @@ def load_catalogue(root: Path | None = None) -> Catalogue:
     problems.extend(_check_references(entries, raw))
     if problems:
         raise ContentError(problems)
-    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=content_hash(root))
+    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=digest)
     for entry in entries.values():
         for target in entry.meta.see_also:
             catalogue.backlinks.setdefault(target, []).append(entry.id)
