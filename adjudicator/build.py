@@ -1,8 +1,10 @@
 """Build the database (and the search index) from ``content/`` when missing or stale.
 
-The content hash of the last build is stored in the database; a build runs only when it differs
-from the content on disk. A file lock in ``instance/`` makes two workers starting at once build
-once, never concurrently."""
+The content hash of the last build is stored in the database, and each extra step (the search
+index) says whether its own output matches the content; only what is stale is built, so a new
+database (another ``DATABASE_URL``, a deleted file) does not rebuild a current index, nor a
+missing index rewrite a current database. A file lock in ``instance/`` makes two workers starting
+at once build once, never concurrently."""
 
 from __future__ import annotations
 
@@ -22,9 +24,12 @@ from adjudicator.db import create_tables
 from adjudicator.models import REBUILT_TABLES, BuildMeta, CrossRef, EntryRow
 
 BuildStep = Callable[[Catalogue, Path], None]
-"""Extra build steps (the search index) run after the database, with the instance path."""
+"""An extra build step (the search index): writes its output for the catalogue into the instance."""
+FreshnessCheck = Callable[[Catalogue, Path], bool]
+"""Whether a step's output in the instance already matches the catalogue."""
 
-EXTRA_STEPS: list[BuildStep] = []
+EXTRA_STEPS: list[tuple[BuildStep, FreshnessCheck]] = []
+"""Extra build steps with their freshness checks, run after the database when stale."""
 
 
 def entry_url(kind: str, entry_id: str) -> str:
@@ -86,23 +91,24 @@ def build_database(catalogue: Catalogue, engine: Engine) -> int:
 
 
 def ensure_built(catalogue: Catalogue, engine: Engine, instance_path: Path, force: bool = False) -> bool:
-    """Build the database and extra steps if stale; True when a build ran."""
+    """Build what is stale (everything with ``force``): the database when its stored content hash
+    differs, each extra step whose freshness check fails. True when anything was built."""
     instance_path.mkdir(parents=True, exist_ok=True)
-    if not force and built_hash(engine) == catalogue.content_hash and _steps_fresh(catalogue, instance_path):
+    database, steps = _stale(catalogue, engine, instance_path, force)
+    if not database and not steps:
         return False
     with build_lock(instance_path):
-        fresh = built_hash(engine) == catalogue.content_hash and _steps_fresh(catalogue, instance_path)
-        if fresh and not force:
-            return False  # another worker built it while we waited for the lock
-        build_database(catalogue, engine)
-        for step in EXTRA_STEPS:
+        database, steps = _stale(catalogue, engine, instance_path, force)  # another worker may have built
+        if database:
+            build_database(catalogue, engine)
+        for step in steps:
             step(catalogue, instance_path)
-        return True
+        return database or bool(steps)
 
 
-FRESHNESS_CHECKS: list[Callable[[Catalogue, Path], bool]] = []
-"""Extra steps register here how to tell whether their output matches the content."""
-
-
-def _steps_fresh(catalogue: Catalogue, instance_path: Path) -> bool:
-    return all(check(catalogue, instance_path) for check in FRESHNESS_CHECKS)
+def _stale(catalogue: Catalogue, engine: Engine, instance_path: Path,
+           force: bool = False) -> tuple[bool, list[BuildStep]]:
+    """Whether the database needs building, and the extra steps that do."""
+    database = force or built_hash(engine) != catalogue.content_hash
+    steps = [step for step, fresh in EXTRA_STEPS if force or not fresh(catalogue, instance_path)]
+    return database, steps

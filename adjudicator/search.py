@@ -3,11 +3,11 @@
 A player at the table types "can tanks enter a bunker", "hedgrow" or "arty range" on a phone and
 needs the *one* entry that settles it, first, in milliseconds. Hence:
 
-* **Built once per content change.** ``build_index`` is registered in ``build.EXTRA_STEPS`` (and
-  ``index_is_fresh`` in ``build.FRESHNESS_CHECKS``), so ``flask content build`` and
-  ``create_app`` build it under the build lock only when the content hash changed. Each build
-  writes a new generation folder under ``instance/index/`` and then atomically replaces the
-  ``CURRENT`` pointer file, so a worker never sees a half-written index.
+* **Built once per content change.** ``build_index`` is registered in ``build.EXTRA_STEPS`` with
+  ``index_is_fresh``, so ``flask content build`` and ``create_app`` build it under the build
+  lock only when the index's own content hash differs (a new database alone does not rebuild
+  it). Each build writes a new generation folder under ``instance/index/`` and then atomically
+  replaces the ``CURRENT`` pointer file, so a worker never sees a half-written index.
 * **Opened read-only, once per process.** Workers keep the opened generation (and a small pool of
   searchers, one per concurrent request) and reopen only when ``CURRENT`` changes on disk.
 * **No query syntax.** User text is never handed to Whoosh's query parser: it is tokenized,
@@ -352,10 +352,8 @@ def ensure_index(catalogue: Catalogue, instance_path: Path) -> None:
             build_index(catalogue, instance_path)
 
 
-if build_index not in build.EXTRA_STEPS:
-    build.EXTRA_STEPS.append(build_index)
-if index_is_fresh not in build.FRESHNESS_CHECKS:
-    build.FRESHNESS_CHECKS.append(index_is_fresh)
+if (build_index, index_is_fresh) not in build.EXTRA_STEPS:
+    build.EXTRA_STEPS.append((build_index, index_is_fresh))
 
 
 # --------------------------------------------------------------------------------------------

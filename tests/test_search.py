@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import re
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -54,8 +55,7 @@ def ids(results: search.Results) -> list[str]:
 
 
 def test_index_build_is_registered_as_a_build_step():
-    assert search.build_index in build.EXTRA_STEPS
-    assert search.index_is_fresh in build.FRESHNESS_CHECKS
+    assert (search.build_index, search.index_is_fresh) in build.EXTRA_STEPS
 
 
 def test_app_start_builds_the_index_into_instance_index_with_the_content_hash(app):
@@ -116,10 +116,27 @@ def test_ensure_built_builds_the_index_once_and_then_leaves_it(tmp_path, few):
     first = (tmp_path / "index" / "CURRENT").read_text()
     assert not build.ensure_built(few, engine, tmp_path)
     assert (tmp_path / "index" / "CURRENT").read_text() == first
-    # The index alone going missing is enough to rebuild it.
+    # The index alone going missing is enough to rebuild it, and it alone is rebuilt.
     (tmp_path / "index" / "CURRENT").unlink()
-    assert build.ensure_built(few, engine, tmp_path)
+    with sqlite3.connect(tmp_path / "once.db") as raw:
+        raw.execute("CREATE TEMP TABLE probe (x)")  # the database file must not be written to
+        before = raw.execute("PRAGMA data_version").fetchone()[0]
+        assert build.ensure_built(few, engine, tmp_path)
+        assert raw.execute("PRAGMA data_version").fetchone()[0] == before, "a current database was rebuilt"
     assert search.index_is_fresh(few, tmp_path)
+
+
+def test_a_new_database_is_built_without_rebuilding_a_current_index(tmp_path, few):
+    """Another ``DATABASE_URL`` (or a deleted database file) with the index still current: the
+    database is built and the index left as it is (building it is most of a build's time)."""
+    assert build.ensure_built(few, db.engine_for(f"sqlite:///{tmp_path / 'first.db'}"), tmp_path)
+    current = (tmp_path / "index" / "CURRENT").read_text()
+    fresh = db.engine_for(f"sqlite:///{tmp_path / 'second.db'}")
+    assert build.ensure_built(few, fresh, tmp_path)
+    assert build.built_hash(fresh) == few.content_hash
+    assert (tmp_path / "index" / "CURRENT").read_text() == current
+    assert build.ensure_built(few, fresh, tmp_path, force=True)  # forced: everything again
+    assert (tmp_path / "index" / "CURRENT").read_text() != current
 
 
 def test_an_index_of_an_older_schema_is_not_opened_and_gets_rebuilt(tmp_path, few):
