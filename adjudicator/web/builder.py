@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.content.loader import Catalogue
@@ -391,9 +392,9 @@ def save() -> Any:
         # content, same id, nothing stored twice
         return _created(existing)
     for _ in range(8):
-        saved_id = secrets.token_urlsafe(6)  # 8 URL-safe characters, 48 random bits
-        if session.get(SavedSituation, saved_id) is not None:
-            continue
+        # 8 URL-safe characters, 48 random bits: an id already taken fails the insert (its primary
+        # key) and the next one is tried, so no lookup is spent on the ~never-taken case
+        saved_id = secrets.token_urlsafe(6)
         row = SavedSituation(id=saved_id, data=text, size=size)
         session.add(row)
         session.add(SaveDigest(digest=digest, saved_id=saved_id))
@@ -500,10 +501,9 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _already_saved(digest: str) -> SavedSituation | None:
-    """The situation already stored with this exact text, if any."""
-    session = get_session()
-    known = session.get(SaveDigest, digest)
-    return None if known is None else session.get(SavedSituation, known.saved_id)
+    """The situation already stored with this exact text, if any (one query)."""
+    found = select(SavedSituation).join(SaveDigest, SaveDigest.saved_id == SavedSituation.id)
+    return get_session().exec(found.where(SaveDigest.digest == digest)).first()
 
 
 def _created(row: SavedSituation) -> Any:
