@@ -96,4 +96,4 @@ test: $(STAMP) $(PYODIDE) browser
 	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/artifacts adjudicator/static/offline
+	rm -rf $(VENV) instance/*.db instance/*.db-* instance/index instance/.built instance/artifacts adjudicator/static/offline

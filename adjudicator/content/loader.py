@@ -224,10 +224,10 @@ def _validate_meta(data: dict[str, Any], rel: str) -> EntryMeta | list[ContentPr
 
 
 _PARSED: dict[tuple[Path, str], Catalogue] = {}
+"""Catalogues kept by ``load_catalogue`` under (folder, content hash): the current content's and
+a few others, oldest dropped first (tests load changed copies of ``content/``)."""
 _PARSED_KEPT = 4
 _PARSED_LOCK = Lock()
-"""Catalogues kept by ``load_catalogue``: the current content's, and a few others (tests load
-catalogues of changed copies of ``content/``)."""
 
 
 def load_catalogue(root: Path | None = None) -> Catalogue:
