@@ -41,6 +41,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     settings.load_profile("xdist")
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
+PHONE_DEVICE = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+"""Browser-context options of a phone: its screen, mobile viewport rules and touch."""
 # A fresh browser context installs the service worker on its first page, and the worker then
 # precaches the whole reference (every rule page, the search data, the boards: ~230 requests the
 # test's server renders and Chromium stores). Tests of something else open their contexts with it
@@ -182,8 +184,7 @@ def phone_context(browser: Any, live_server: str) -> Iterator[Any]:
     in the context (cookies, permissions, the site's storage, its pages) is cleared after it
     (``_page_in``). A test that opens a share link in another browser uses ``elsewhere_page``; one
     that needs other settings (no JavaScript, the service worker) makes a context of its own."""
-    with _warm_context(browser, live_server, viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                       has_touch=True) as context:
+    with _warm_context(browser, live_server, **PHONE_DEVICE, device_scale_factor=2) as context:
         yield context
 
 
@@ -233,7 +234,7 @@ def shared_phone(browser: Any, first_visit: Callable[[Any], Any]) -> Iterator[An
     service worker, an opt-in to offline rulings; it returns the page it used, closed here) and
     that a module's offline tests then share: doing that in a fresh context for each test costs
     seconds of Chromium's CPU every time. Each test takes its own page from ``page_left_online``."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = browser.new_context(**PHONE_DEVICE)
     try:
         first_visit(context).close()
         yield context

@@ -39,12 +39,7 @@ class Taps:
         scrolled = self.page.evaluate("['board-wrap', 'sheet'].map((id) => document.getElementById(id))"
                                       ".map((el) => el.scrollLeft + el.scrollTop)")
         assert scrolled == [0, 0], f"the board or the hex sheet scrolled at: {step}"
-        save_screenshot_viewport(self.page, f"{self.name}-{self.count}-{step}")
-
-
-def save_screenshot_viewport(page: Any, name: str) -> None:
-    """What the player sees (the viewport), not the whole page."""
-    save_screenshot(page, name, full_page=False)
+        save_screenshot(self.page, f"{self.name}-{self.count}-{step}", full_page=False)
 
 
 def hexagon(page: Any, row: int, col: int) -> Any:
@@ -86,7 +81,7 @@ def test_the_standard_dispute_takes_at_most_eight_taps_and_no_scroll(device, req
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     page.goto(live_server + "/builder")
     page.wait_for_selector("#builder.ready")
-    save_screenshot_viewport(page, f"flow-{device}-0-empty")
+    save_screenshot(page, f"flow-{device}-0-empty", full_page=False)
     taps = standard_dispute(page, device == "phone", f"flow-{device}")
     expected = expected_ruling(app)
     assert expected["legal"] and expected["line_of_sight"]["clear"]
@@ -107,7 +102,7 @@ def test_the_standard_dispute_takes_at_most_eight_taps_and_no_scroll(device, req
         assert frame["y"] + frame["height"] <= dock_top + 0.5
     for hexes in (ATTACKER, TARGET, HEDGEROW):
         assert inside(hexagon(page, *hexes).bounding_box(), width, height)
-    save_screenshot_viewport(page, f"flow-{device}-9-ruling")
+    save_screenshot(page, f"flow-{device}-9-ruling", full_page=False)
 
 
 def test_the_ruling_opens_into_tabs_with_the_board_in_view(phone_page, live_server):
@@ -127,7 +122,7 @@ def test_the_ruling_opens_into_tabs_with_the_board_in_view(phone_page, live_serv
         assert set(visible) == {tab}
         assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
         assert page.locator(".los-line").count() == 2  # the line of sight stays drawn
-        save_screenshot_viewport(page, f"tabs-phone-{tab}")
+        save_screenshot(page, f"tabs-phone-{tab}", full_page=False)
 
 
 BOARD_TEXT_SIZES = """() => {
@@ -184,7 +179,7 @@ def test_every_word_on_the_board_is_at_least_11_css_px_on_a_phone_and_none_overl
     assert small == []
     overlaps = page.evaluate(OVERLAPPING_WORDS)
     assert overlaps == []
-    save_screenshot_viewport(page, f"board-text-{kind}")
+    save_screenshot(page, f"board-text-{kind}", full_page=False)
 
 
 def test_a_side_change_pairs_attacker_and_target_without_another_tap(desktop_page, live_server):

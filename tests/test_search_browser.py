@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import PHONE, save_screenshot
+from tests.conftest import PHONE, PHONE_DEVICE, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -76,7 +76,7 @@ def test_suggestions_fit_a_phone_screen(phone_page, live_server):
 
 
 def test_search_works_without_javascript(browser, live_server):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False, is_mobile=True, has_touch=True)
+    context = browser.new_context(**PHONE_DEVICE, java_script_enabled=False)
     page = context.new_page()
     try:
         page.goto(f"{live_server}/rules/terrain/forest")
