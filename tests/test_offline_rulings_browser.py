@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.engine.geometry import BOARDS, Hex
-from tests.conftest import PHONE, page_left_online, save_screenshot, shared_phone
+from tests.conftest import page_left_online, save_screenshot, shared_phone
 from tests.test_battle import FEATURES, TYPES, unit
 from tests.test_los import hex_strategy
 from tests.test_retreat_properties import boards
@@ -161,8 +162,8 @@ def opted_in_builder(context: Any, live_server: str) -> Any:
 @pytest.fixture(scope="module")
 def opted_in(browser: Any, live_server: str) -> Iterator[Any]:
     """A phone that has opted in to offline rulings, shared by the tests that rule on the device
-    (each opt-in downloads 5.6 MB and starts the engine); declining and turning off have contexts
-    of their own."""
+    (each opt-in downloads 5.6 MB and starts the engine); declining and turning off share a phone
+    that has not."""
     with shared_phone(browser, lambda context: opted_in_builder(context, live_server)) as context:
         yield context
 
@@ -171,10 +172,30 @@ def page_of(context: Any, live_server: str) -> Any:
     return page_left_online(context, lambda c: controlled_builder(c, live_server))
 
 
+@contextmanager
+def warm_page(context: Any) -> Iterator[Any]:
+    """The builder page that opted in (``opted_in``'s first page), whose engine the opt-in
+    started: the tests that ask the engine on an open page share it rather than each start
+    Python in a page of their own (~4 s of Chromium's CPU every time). The network is back on
+    after each."""
+    try:
+        yield context.pages[0]
+    finally:
+        context.set_offline(False)
+
+
+@pytest.fixture(scope="module")
+def visitor(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone whose builder (its first page) the service worker controls, and that has not opted
+    in; the declining test opts in and turns it off again, which leaves it as it was."""
+    with shared_phone(browser, lambda context: controlled_builder(context, live_server)) as context:
+        yield context
+
+
 def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
     requests = gallery_requests() + random_requests()
     assert len(requests) == len(EXAMPLES) + 4 * PER_ENDPOINT
-    with page_of(opted_in, live_server) as page:
+    with warm_page(opted_in) as page:
         server = page.evaluate(SERVER_ANSWERS, requests)
         opted_in.set_offline(True)
         local = page.evaluate(LOCAL_ANSWERS, requests)
@@ -207,12 +228,18 @@ def test_offline_the_builder_rules_on_the_device_and_says_so(opted_in, live_serv
         save_screenshot(page, "builder-ruled-offline-phone")
 
 
-def test_declining_downloads_nothing_and_turning_off_empties_the_cache(browser, live_server):
-    context = browser.new_context(viewport=PHONE)
+def test_declining_downloads_nothing_and_turning_off_empties_the_cache(visitor, live_server):
     fetched: list[str] = []
-    context.on("request", lambda request: fetched.append(request.url))
+
+    def record(request: Any) -> None:
+        fetched.append(request.url)
+
+    visitor.on("request", record)
+    page = visitor.new_page()
     try:
-        page = controlled_builder(context, live_server)
+        page.goto(live_server + "/builder")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_selector("#builder.ready")
         page.locator("#offline-offer").get_by_role("button", name="No thanks").click()
         page.reload()
         page.wait_for_selector("#builder.ready")
@@ -226,7 +253,8 @@ def test_declining_downloads_nothing_and_turning_off_empties_the_cache(browser, 
         page.wait_for_function("() => caches.keys().then((k) => !k.includes('offline-engine'))")
         page.wait_for_selector("#offline-offer:has-text('Make rulings work offline')")
     finally:
-        context.close()
+        visitor.remove_listener("request", record)
+        page.close()
 
 
 CACHED_URLS = """async () => {
@@ -238,18 +266,14 @@ CACHED_URLS = """async () => {
 }"""
 
 
-def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(browser, live_server):
+def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(visitor, live_server):
     """Issue #15 items 7-8: any GET with a query string was cached for ever, and the precache
     fetched every static file twice (with and without its hash)."""
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = controlled_builder(context, live_server)
-        asked = ["/rules/terrain/forest?junk=1", "/api/v1/rules?x=2", "/static/css/site.css?v=bogus", "/builder?s=x"]
-        statuses = page.evaluate("(urls) => Promise.all(urls.map((u) => fetch(u).then((r) => r.status)))", asked)
-        assert statuses == [200, 200, 200, 200]
-        cached = page.evaluate(CACHED_URLS)
-    finally:
-        context.close()
+    page = visitor.pages[0]  # the builder page the service worker controls
+    asked = ["/rules/terrain/forest?junk=1", "/api/v1/rules?x=2", "/static/css/site.css?v=bogus", "/builder?s=x"]
+    statuses = page.evaluate("(urls) => Promise.all(urls.map((u) => fetch(u).then((r) => r.status)))", asked)
+    assert statuses == [200, 200, 200, 200]
+    cached = page.evaluate(CACHED_URLS)
     urls = [url.removeprefix(live_server) for _, url in cached]
     assert not set(asked) & set(urls), "a URL with a query string was kept"
     assert {name for name, _ in cached} == {next(n for n, _ in cached if n.startswith("adjudicator-"))}
@@ -260,7 +284,7 @@ def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(browser
 def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_again(opted_in, live_server):
     """A 5xx is treated like no connection (the local engine answers); once the server answers
     again, its ruling is shown and the "ruled on this device" note goes away."""
-    with page_of(opted_in, live_server) as page:
+    with warm_page(opted_in) as page:
         page.route("**/api/v1/*", lambda route: route.fulfill(status=503, content_type="application/json",
                                                                body='{"error": {"code": "down", "message": "down"}}')
                    if route.request.method == "POST" else route.continue_())
