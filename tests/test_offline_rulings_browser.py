@@ -235,11 +235,8 @@ def test_declining_downloads_nothing_and_turning_off_empties_the_cache(visitor, 
         fetched.append(request.url)
 
     visitor.on("request", record)
-    page = visitor.new_page()
+    page = controlled_builder(visitor, live_server)
     try:
-        page.goto(live_server + "/builder")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
-        page.wait_for_selector("#builder.ready")
         page.locator("#offline-offer").get_by_role("button", name="No thanks").click()
         page.reload()
         page.wait_for_selector("#builder.ready")
