@@ -75,8 +75,8 @@ _TEMPLATE_ROOT: list[Path] = []  # set once per process by the ``_built_template
 @pytest.fixture(autouse=True)
 def _one_postgres_test_at_a_time(request: pytest.FixtureRequest) -> Iterator[None]:
     """`make test` runs the suite on pytest-xdist workers. The tests that touch PostgreSQL share the
-    one test database (``drop_all`` in one would wipe another's tables) and ``test_ci_scripts``
-    stops and restarts the server, so they take turns: an exclusive lock on a file of the run,
+    one test database of this clone's cluster (``drop_all`` in one would wipe another's tables), so
+    they take turns: an exclusive lock on a file of the run,
     held for the whole test. A test takes it when it is marked ``postgres`` or is the
     ``"postgres"`` case of a parametrised database fixture (``database_url``, ``database``).
     Autouse, so it is set up before the test's own function-scoped fixtures (``drop_all``)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from pathlib import Path
@@ -12,31 +13,48 @@ REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / ".ci" / "postgres.sh"
 
 
-def _cluster() -> tuple[str, str]:
-    """The Debian cluster `.ci/postgres.sh` manages: (version, name)."""
-    rows = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True, check=True, timeout=30)
-    version = max((line.split()[0] for line in rows.stdout.splitlines() if line.split()[1:2] == ["main"]),
-                  key=lambda v: [int(part) for part in v.split(".")])
-    return version, "main"
-
-
-@pytest.mark.postgres
 def test_postgres_script_returns_after_starting_the_server(tmp_path: Path) -> None:
     """`make test` reads the URL through `$(bash .ci/postgres.sh)`. The server that script starts
     must not inherit that pipe, or the command substitution never sees end-of-file and the whole
-    test run hangs (it once stalled CI for 90 minutes). Stop the server, then call the script the
-    way the Makefile does, with a time limit."""
-    version, name = _cluster()
-    subprocess.run(["pg_ctlcluster", version, name, "stop"], check=True, timeout=60,
-                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    test run hangs (it once stalled CI for 90 minutes). The script is called the way the Makefile
+    calls it, with a time limit, on a throwaway cluster of this test's own (it creates and starts
+    it): the run's own server, and every other clone's, is left alone."""
+    name = f"adj_citest_{os.getpid()}"
     out, err = tmp_path / "out", tmp_path / "err"
-    with out.open("w") as stdout, err.open("w") as stderr:
-        finished = subprocess.run(
-            ["timeout", "60", "bash", "-c", f'url=$(bash "{SCRIPT}") && echo "$url"'],
-            stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, timeout=120,
-        )
-    assert finished.returncode == 0, f"exit {finished.returncode} (124 is the time limit): {err.read_text()}"
-    assert out.read_text().startswith("postgresql+psycopg://adjudicator:adjudicator@127.0.0.1:")
+    env = {**os.environ, "ADJUDICATOR_PG_CLUSTER": name}
+    try:
+        with out.open("w") as stdout, err.open("w") as stderr:
+            finished = subprocess.run(
+                ["timeout", "90", "bash", "-c", f'url=$(bash "{SCRIPT}") && echo "$url"'],
+                stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, timeout=150, env=env,
+            )
+        assert finished.returncode == 0, f"exit {finished.returncode} (124 is the time limit): {err.read_text()}"
+        url = out.read_text()
+        assert url.startswith("postgresql+psycopg://adjudicator:adjudicator@127.0.0.1:")
+        assert url.strip() != os.environ.get("TEST_DATABASE_URL", ""), "the run's own server was reused"
+    finally:
+        versions = [p.name for p in Path("/etc/postgresql").iterdir() if (p / name).is_dir()]
+        for version in versions:
+            subprocess.run(["pg_dropcluster", "--stop", version, name], timeout=60, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_each_clone_gets_a_postgres_cluster_of_its_own() -> None:
+    """Two clones running `make test` at once must not share (and drop) one test database, and the
+    suite must never stop a server it did not start: the script names the cluster after the clone's
+    path and never touches Debian's ``main`` cluster."""
+    script = SCRIPT.read_text()
+    assert 'adj_$(printf' in script and "sha1sum" in script
+    commands = [line for line in script.splitlines() if not line.lstrip().startswith("#")]
+    assert not [line for line in commands if "main" in line.split()], "the script names Debian's main cluster"
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.skip("TEST_DATABASE_URL is not set (a bare pytest run): no cluster to look at")
+    port = url.rsplit(":", 1)[1].split("/", 1)[0]
+    rows = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True, check=True, timeout=30)
+    names = [line.split()[1] for line in rows.stdout.splitlines() if line.split()[2:3] == [port]]
+    expected = "adj_" + hashlib.sha1(str(REPO.resolve()).encode()).hexdigest()[:12]
+    assert names == [expected]
 
 
 def test_the_venv_setuptools_has_no_known_advisories() -> None:
