@@ -19,9 +19,9 @@ from threading import Lock
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator, model_validator
 
-from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS
+from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS, SOURCES
 from adjudicator.content.markdown import linked_ids
 from adjudicator.engine.rulebook import KIND_RULES, Rulebook
 
@@ -36,11 +36,16 @@ COMMON_FIELDS = (
 
 
 class Source(BaseModel):
-    """One citation: a document of ``DOCUMENTS`` and the section in it."""
+    """One citation: a document of ``DOCUMENTS``, the section in it, the page the section starts on
+    (for a document that prints page numbers) and ``facts``: the structured fields of the entry this
+    section decides. Each field an entry sets is listed by exactly one of its sources, so a ruling
+    that applies the field cites that one passage (checked by ``_check_citations``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     document: str
     section: str
+    page: int | None = None
+    facts: tuple[str, ...] = ()
 
     @field_validator("document")
     @classmethod
@@ -48,6 +53,39 @@ class Source(BaseModel):
         if value not in DOCUMENTS:
             raise ValueError(f"unknown document {value!r}; use one of {sorted(DOCUMENTS)}")
         return value
+
+    @field_validator("section")
+    @classmethod
+    def section_given(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("name the section of the document")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def page_where_the_document_has_pages(self) -> Source:
+        document = SOURCES[self.document]
+        if self.page is None and document.needs_page(self.section):
+            raise ValueError(f"the {self.document} prints page numbers: give the page the section starts on")
+        if self.page is not None and not document.paged:
+            raise ValueError(f"the {self.document} has no page numbers: leave page out")
+        if self.page is not None and not 1 <= self.page <= document.last_page:
+            raise ValueError(f"page {self.page} is not a page of the {self.document} (1-{document.last_page})")
+        return self
+
+    @property
+    def label(self) -> str:
+        """How a ruling quotes it: "Winter Wars rulebook, V. New troops — Half-Tracks, p. 10"."""
+        return f"{self.document}, {self.section}" + (f", p. {self.page}" if self.page else "")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where the value of one structured field of an entry is decided: ``source`` of entry
+    ``entry``, which is the entry itself, or the entry it behaves like (``base``) when the field is
+    inherited."""
+
+    entry: str
+    source: Source
 
 
 class EntryMeta(BaseModel):
@@ -144,6 +182,12 @@ class Catalogue:
     entries: dict[str, Entry]
     content_hash: str
     backlinks: dict[str, list[str]] = field(default_factory=dict)
+    citations: dict[str, dict[str, Citation]] = field(default_factory=dict)
+    """entry id -> structured field (``base`` included) -> its citation, inherited fields too."""
+
+    def citation(self, entry_id: str, fact: str) -> Citation | None:
+        """The one passage that decides ``fact`` of ``entry_id`` (a reason's ``rule`` and ``fact``)."""
+        return self.citations.get(entry_id, {}).get(fact)
 
     def by_kind(self, kind: str) -> list[Entry]:
         return sorted(
@@ -288,9 +332,11 @@ def _parse_catalogue(root: Path, digest: str) -> Catalogue:
         entries[entry_id] = Entry(meta=meta, facts=merged, rules=rules, body=body, path=rel)
 
     problems.extend(_check_references(entries, raw))
+    problems.extend(_check_citations(raw))
     if problems:
         raise ContentError(problems)
-    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=digest)
+    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=digest,
+                          citations={i: _citations(i, e, raw) for i, e in sorted(entries.items())})
     for entry in entries.values():
         for target in entry.meta.see_also:
             catalogue.backlinks.setdefault(target, []).append(entry.id)
@@ -383,3 +429,51 @@ def _check_references(
                 )
             seen_names[key] = entry.id
     return problems
+
+
+def _cited_fields(meta: EntryMeta, own: dict[str, Any]) -> set[str]:
+    """The fields an entry must cite: each structured field it sets, and ``base`` (which entry it
+    behaves like is a ruling too: "a Winter Church has the same effect as a Town")."""
+    return set(own) | ({"base"} if meta.base else set())
+
+
+def _check_citations(raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]]) -> list[ContentProblem]:
+    """Each field an entry sets is listed in the ``facts`` of exactly one of its sources, and a
+    source lists only fields the entry sets."""
+    problems: list[ContentProblem] = []
+    for meta, own, _body, rel in raw.values():
+        required = _cited_fields(meta, own)
+        schema = set(KIND_RULES[meta.kind].__dataclass_fields__) | {"base"}
+        cited_by: dict[str, int] = {}
+        for i, source in enumerate(meta.sources):
+            for j, fact in enumerate(source.facts):
+                where = f"sources.{i}.facts.{j}"
+                if fact in cited_by:
+                    problems.append(ContentProblem(rel, where, f"{fact!r} is already cited by sources.{cited_by[fact]}: "
+                                                               "one passage decides a field"))
+                elif fact not in schema:
+                    problems.append(ContentProblem(rel, where, f"unknown field {fact!r} for a {meta.kind}"))
+                elif fact not in required:
+                    inherited = f" (it comes from base {meta.base!r}: its page cites it)" if meta.base else ""
+                    problems.append(ContentProblem(rel, where, f"{fact!r} is not set by this entry{inherited}"))
+                cited_by.setdefault(fact, i)
+        for fact in sorted(required - set(cited_by)):
+            problems.append(ContentProblem(rel, fact, "no source cites it: list it in the facts of the source "
+                                                      "whose section decides it"))
+    return problems
+
+
+def _citations(entry_id: str, entry: Entry,
+               raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]]) -> dict[str, Citation]:
+    """Every field of ``entry`` (inherited ones too) with the source that decides it: the nearest
+    entry of the ``base`` chain that sets the field."""
+    found: dict[str, Citation] = {}
+    current: str | None = entry_id
+    while current is not None:
+        meta = raw[current][0]
+        for source in meta.sources:
+            for fact in source.facts:
+                if fact in entry.facts or (fact == "base" and current == entry_id):
+                    found.setdefault(fact, Citation(current, source))
+        current = meta.base
+    return found
