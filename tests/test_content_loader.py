@@ -28,7 +28,8 @@ Body text.
 """
 
 
-WINTER_FOREST = (FOREST.replace("id: forest", "id: winter_forest").replace("name: Forest", "name: Winter Forest\nbase: forest")
+WINTER_FOREST = (FOREST.replace("id: forest", "id: winter_forest")
+                 .replace("name: Forest", "name: Winter Forest\nbase: forest")
                  .replace("facts: [dice_reductions, blocks_los]", "facts: [base]")
                  .replace("dice_reductions:\n  - dice: {infantry: 1, armor: 2}\nblocks_los: true\n", ""))
 
@@ -179,7 +180,7 @@ def test_the_same_content_is_parsed_once_and_changed_bytes_again(tmp_path):
 # -- citations: each structured field is cited by exactly one source (docs/contracts.md section 4) --
 
 def test_a_set_field_no_source_cites_is_reported(tmp_path):
-    write(tmp_path, "terrain", "forest", FOREST.replace("facts: [dice_reductions, blocks_los]", "facts: [dice_reductions]"))
+    write(tmp_path, "terrain", "forest", FOREST.replace("[dice_reductions, blocks_los]", "[dice_reductions]"))
     assert problems_of(tmp_path) == ["content/terrain/forest.md: blocks_los: no source cites it: list it in the facts "
                                      "of the source whose section decides it"]
 

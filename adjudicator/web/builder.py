@@ -208,6 +208,9 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                    for kind, ids in COMMON.items()},
         "cite": {e.id: "; ".join(f"{src.document}, {src.section}" for src in e.meta.sources[:2])
                  for e in catalogue.entries.values()},
+        # the passage of each structured field, inherited ones too: a reason's rule + fact (contracts §4)
+        "fact_cite": {entry_id: {fact: c.source.label for fact, c in cites.items()}
+                      for entry_id, cites in catalogue.citations.items()},
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from adjudicator import REPO_ROOT
-from adjudicator.content.documents import KIND_LABELS
+from adjudicator.content.documents import KIND_LABELS, SOURCES
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
 from adjudicator.web.builder import builder_data
@@ -60,6 +60,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls: list[str] = [*SHELL_PAGES]
     urls += [url_for("pages.kind_list", kind=kind) for kind in KIND_LABELS]
     urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
+    urls += [url_for("sources.index"), *(url_for("sources.document", slug=d.slug) for d in SOURCES.values())]
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
     urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples

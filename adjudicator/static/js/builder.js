@@ -873,18 +873,22 @@ function rulingText(link) {
     const where = [cell.terrain ? content.name(cell.terrain) : null, cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
     return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
   };
-  const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
+  // A reason with a fact cites that field's own passage; otherwise the entry's first sources.
+  const cite = (id, fact) => {
+    const where = (fact && content.p.fact_cite?.[id]?.[fact]) || content.p.cite?.[id];
+    return id ? ` [${content.name(id)}${where ? ` — ${where}` : ''}]` : '';
+  };
   const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
   if (state.card) lines.push(`Command card: ${content.name(state.card)}.`);
   if (state.combat_card) lines.push(`Combat card: ${content.name(state.combat_card)}.`);
   if (b.legal) lines.push(`Ruling: roll ${b.dice} ${b.dice === 1 ? 'die' : 'dice'}.`);
   else {
     lines.push('Ruling: the battle is not allowed.');
-    for (const why of b.why_not || []) lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule)}`);
+    for (const why of b.why_not || []) lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule, why.fact)}`);
   }
   for (const [i, step] of (b.breakdown || []).entries()) {
     const n = step.dice == null ? '' : i === 0 ? String(step.dice) : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
-    lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule)}`);
+    lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule, step.fact)}`);
   }
   if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
   if (b.legal && b.probabilities?.hits) lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
