@@ -32,7 +32,7 @@ ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n?(.*)\Z", re.DOTALL)
 COMMON_FIELDS = (
-    "id", "kind", "name", "aliases", "summary", "expansion", "sources", "see_also", "base",
+    "id", "kind", "name", "aliases", "terms", "summary", "expansion", "sources", "see_also", "base",
 )
 
 
@@ -44,6 +44,9 @@ class EntryMeta(BaseModel):
     kind: str
     name: str
     aliases: tuple[str, ...] = ()
+    # words the rules use that this entry defines ("spare figures" on the Combat cards page): search
+    # finds the entry by them as by a name, but they are not other names of the thing itself
+    terms: tuple[str, ...] = ()
     summary: str
     expansion: str
     sources: tuple[Source, ...]
@@ -365,9 +368,10 @@ def _check_references(
         for field_path, target in _referenced_ids(entry.rules):
             if target not in raw:
                 problems.append(ContentProblem(entry.path, field_path, f"unknown entry id {target!r}"))
-        for i, alias in enumerate((entry.meta.name, *entry.meta.aliases)):
+        named = [("name", entry.meta.name), *((f"aliases.{i}", a) for i, a in enumerate(entry.meta.aliases)),
+                 *((f"terms.{i}", t) for i, t in enumerate(entry.meta.terms))]
+        for field_name, alias in named:
             key = alias.strip().lower()
-            field_name = "name" if i == 0 else f"aliases.{i - 1}"
             other = seen_names.get(key)
             if key in raw and key != entry.id:
                 problems.append(ContentProblem(entry.path, field_name, f"{alias!r} is the id of {raw[key][3]}"))

@@ -29,6 +29,7 @@ def entry_json(row: EntryRow) -> dict[str, Any]:
         "summary": row.summary,
         "expansion": row.expansion,
         "aliases": row.aliases,
+        "terms": list(entry.meta.terms),
         "base": row.base,
         "sources": [source_json(s) for s in entry.meta.sources],
         "citations": {fact: citation_json(c) for fact, c in catalogue.citations[row.id].items()},

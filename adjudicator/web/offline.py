@@ -122,7 +122,7 @@ def search_data() -> Any:
     """A compact copy of what search needs, for searching in the browser when offline."""
     catalogue = _catalogue()
     entries = [
-        [e.id, e.kind, e.meta.name, list(e.meta.aliases), e.meta.summary,
+        [e.id, e.kind, e.meta.name, [*e.meta.aliases, *e.meta.terms], e.meta.summary,
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
         for e in catalogue.entries.values()
     ]

@@ -385,6 +385,8 @@ ENTRY_RESPONSE = {
     "required": ["id", "kind", "name", "summary", "body", "sources", "citations"],
     "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
                    "summary": {"type": "string"}, "body": {"type": "string"},
+                   "terms": {"type": "array", "items": {"type": "string"},
+                             "description": "Words the rules use that this entry defines."},
                    "sources": {"type": "array", "items": SOURCE},
                    "citations": {"type": "object", "additionalProperties": CITATION,
                                  "description": "Structured field -> its citation (a reason's `fact`)."}},

@@ -91,6 +91,7 @@ def render_entry(kind: str, entry_id: str) -> str:
         row=row,
         facts=describe(row.facts, entry_link),
         sources=catalogue.entries[entry_id].meta.sources,
+        terms=catalogue.entries[entry_id].meta.terms,
         citations=catalogue.citations[entry_id],
         origins={c.entry: catalogue.entries[c.entry] for c in catalogue.citations[entry_id].values()
                  if c.entry != entry_id},
