@@ -60,9 +60,10 @@ SOURCES: dict[str, Document] = {d.name: d for d in (
             "read from that program are cited as \"BGA implementation\", a secondary source."
         ),
         edition=(
-            "The page as the seed copy holds it. It has no page numbers: cite its headings (\"Terrain types — "
-            "Forests\", \"Actions — Sabotage\"). Known quirks of the copy: two terrain cards after \"Hills with "
-            "Villages\" are both headed \"Road Blocks\" though they describe Ravines and Trenches."
+            "The version of the page this site was built from. It has no page numbers: citations name its "
+            "headings (\"Terrain types — Forests\", \"Actions — Sabotage\"). A quirk of that version: the two "
+            "terrain cards after \"Hills with Villages\" are both headed \"Road Blocks\" though they describe "
+            "Ravines and Trenches."
         ),
         how_to_get="Open the Memoir '44 game page on Board Game Arena and its help; the wiki address is below.",
         address="https://en.doc.boardgamearena.com/Gamehelpmemoir",
@@ -112,7 +113,7 @@ SOURCES: dict[str, Document] = {d.name: d for d in (
             "the terrain, command-card and action considerations."
         ),
         edition=(
-            "The detailed-rules sheet as the seed copy holds it; it has no page numbers. The Winter Wars rulebook "
+            "The detailed-rules sheet this site was built from; it has no page numbers. The Winter Wars rulebook "
             "reprints the same rules (pages 10–11), adding that re-supply needs Re-Supply rules in effect."
         ),
         how_to_get="Published by Days of Wonder with the Half-Track figures; see the Memoir '44 site.",
@@ -127,7 +128,7 @@ SOURCES: dict[str, Document] = {d.name: d for d in (
             "infantry, medals, road movement, never battling, re-supply, and the terrain, command-card and "
             "action considerations."
         ),
-        edition="The detailed-rules sheet as the seed copy holds it; it has no page numbers.",
+        edition="The detailed-rules sheet this site was built from; it has no page numbers.",
         how_to_get="Published by Days of Wonder with the Supply Truck figures; see the Memoir '44 site.",
         address="https://www.memoir44.com",
     ),
@@ -141,7 +142,7 @@ SOURCES: dict[str, Document] = {d.name: d for d in (
             "Winter Combat rules), the words cards use (spare figures, full strength, vacant and empty hexes), "
             "and the Jungle Warfare, Blazing Sun & Guns, Street Combat and Bitter Resistance special actions."
         ),
-        edition="The rules pages as the seed copy holds them; the extracted text keeps no page numbers.",
+        edition="The rules pages this site was built from; its copy keeps no page numbers.",
         how_to_get="In the Battle Map volume with the Jungle and Desert Combat decks (Days of Wonder).",
         address="https://www.memoir44.com",
     ),

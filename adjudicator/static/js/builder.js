@@ -875,7 +875,8 @@ function rulingText(link) {
   };
   // A reason with a fact cites that field's own passage; otherwise the entry's first sources.
   const cite = (id, fact) => {
-    const where = (fact && content.p.fact_cite?.[id]?.[fact]) || content.p.cite?.[id];
+    const passage = fact ? content.p.fact_cite?.[id]?.[fact] : undefined;
+    const where = (passage !== undefined && content.p.cite_labels?.[passage]) || content.p.cite?.[id];
     return id ? ` [${content.name(id)}${where ? ` — ${where}` : ''}]` : '';
   };
   const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
