@@ -454,3 +454,38 @@ def test_breakthrough_entry_describes_the_format_from_its_sources(client):
     entry = client.get("/api/v1/rules/core/breakthrough").get_json()
     assert "17 rows" in entry["body"] and "[[breakthrough_deck]]" in entry["body"]
     assert {s["document"] for s in entry["sources"]} == {"Winter Wars rulebook", "BGA implementation"}
+
+
+def reasons_in(answer: object) -> list[dict]:
+    """Every reason an answer holds, however deep (breakdowns, why_not, notes, nested rulings)."""
+    found: list[dict] = []
+    if isinstance(answer, dict):
+        if isinstance(answer.get("rule"), str) and isinstance(answer.get("text"), str):
+            found.append(answer)
+        for value in answer.values():
+            found += reasons_in(value)
+    elif isinstance(answer, list):
+        for value in answer:
+            found += reasons_in(value)
+    return found
+
+
+def test_every_reason_of_the_example_rulings_cites_a_page_and_its_facts_passage(client, catalogue: Catalogue):
+    """A ruling's reason names an entry whose page exists; a reason that applies a structured field
+    (``fact``) finds that field's one passage in the entry's citations (contracts sections 1 and 4)."""
+    from tests.test_examples import FILES, load
+
+    reasons = []
+    for path in FILES:
+        data = load(path)
+        answer = client.post(f"/api/v1/{data['endpoint']}", json={**data["situation"], **data["request"]})
+        reasons += reasons_in(answer.get_json())
+    assert len(reasons) >= 20
+    for reason in reasons:
+        entry = catalogue.entries.get(reason["rule"])
+        assert entry is not None, reason
+        if reason.get("fact"):
+            citation = catalogue.citation(entry.id, reason["fact"])
+            assert citation is not None, reason
+            api = client.get(f"/api/v1/rules/{entry.kind}/{entry.id}").get_json()
+            assert api["citations"][reason["fact"]]["section"] == citation.source.section
