@@ -167,8 +167,10 @@ SOURCES: dict[str, Document] = {d.name: d for d in (
         seed="",
         what=(
             "The text printed on the Command cards of the Memoir '44 base game. It is not among the documents "
-            "this site is built from, so a fact cited to it was taken from how the cards are commonly played "
-            "and the BGA implementation's reading of them, and is flagged as secondary."
+            "this site is built from and the site holds no copy: what a page says a card does is cited to the "
+            "BGA implementation, whose reading of the card it follows, and this document is listed beside it "
+            "as the printed text to check at the table. Flagged as secondary, since nothing here was read "
+            "from it."
         ),
         edition="The base game's Command cards (Days of Wonder); not bundled here, so not checked against a copy.",
         how_to_get="The Command cards in the Memoir '44 base game box.",
