@@ -489,3 +489,12 @@ def test_every_reason_of_the_example_rulings_cites_a_page_and_its_facts_passage(
             assert citation is not None, reason
             api = client.get(f"/api/v1/rules/{entry.kind}/{entry.id}").get_json()
             assert api["citations"][reason["fact"]]["section"] == citation.source.section
+
+
+@pytest.mark.parametrize("unit", ["long_range_patrol_car", "landing_craft", "airplane"])
+def test_a_unit_no_source_gives_numbers_for_shows_no_placeholder_as_a_fact(client, unit):
+    """Placeholders (class, dice, movement) are no source's facts: the page shows only what is given."""
+    html = client.get(f"/rules/unit/{unit}").get_data(as_text=True)
+    shown = set(re.findall(r'<tr data-fact="(\w+)">', html))
+    assert "rules_documented" in shown
+    assert not shown & {"unit_class", "targeted_as", "move_and_battle", "max_move", "dice", "battles"}
