@@ -218,7 +218,7 @@ def worker_policy(response: Response) -> Response:
 @cache
 def _synonyms(path: str) -> dict[str, list[str]]:
     """Slang -> what it means ("ht" -> ["half track"]), from the file the server search uses."""
-    from adjudicator.search import Synonyms
+    from adjudicator.search.whoosh_index import load_synonyms
 
-    table = Synonyms.load(Path(path)).table
+    table = load_synonyms(Path(path)).table
     return {" ".join(key): [" ".join(v) for v in values] for key, values in table.items()}
