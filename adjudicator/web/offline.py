@@ -20,7 +20,7 @@ from adjudicator import REPO_ROOT
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
-from adjudicator.web.builder import builder_data
+from adjudicator.web.builder_data import builder_data
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
