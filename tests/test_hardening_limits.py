@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator.ratelimit import DEFAULTS
+from adjudicator.config import RATE_LIMIT_DEFAULTS as DEFAULTS
 from tests.test_hardening_storage import quick_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
@@ -99,8 +99,9 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
 # (module, constant, its value, how README's configuration section states it)
 STATED_LIMITS = [
     ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
-    ("adjudicator.web.budget", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
-    ("adjudicator.ratelimit", "DEFAULTS", None, "saves 20 a minute and 300 a day, other `POST /api/…` 300 a minute"),
+    ("adjudicator.config", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
+    ("adjudicator.config", "RATE_LIMIT_DEFAULTS", None,
+     "saves 20 a minute and 300 a day, other `POST /api/…` 300 a minute"),
     ("adjudicator.web.m44_upload", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
     ("adjudicator.m44", "MAX_HEXAGONS", 2_800, "2,800 hexagons"),
     ("adjudicator.m44", "MAX_NAME", 60, "names cut to 60 characters"),
