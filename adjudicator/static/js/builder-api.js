@@ -2,9 +2,7 @@
 // with a message a player can read, so the page never breaks on a 4xx, a 5xx or no network.
 // When the server cannot be reached (or fails) and the player opted in to offline rulings, the
 // engine on this device answers instead (offline-engine.js), in the same shape plus `local`.
-import {localRequest, setupOffer, showNote} from './offline-engine.js';
-
-setupOffer();
+import {localRequest, showNote} from './offline-engine.js';
 
 export async function postJSON(url, body, signal) {
   return request(url, {

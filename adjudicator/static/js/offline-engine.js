@@ -172,6 +172,15 @@ export function showNote(local) {
   if (banner && local) banner.hidden = true;
 }
 
+/** Keep the builder's "rulings need the network" banner true to the connection (hidden while the
+ * engine on this device answers instead); `onBack()` runs when the connection returns. */
+export function watchConnection(onBack) {
+  const banner = () => { document.getElementById('b-offline').hidden = navigator.onLine || choice() === 'on'; };
+  window.addEventListener('online', () => { banner(); onBack(); });
+  window.addEventListener('offline', banner);
+  banner();
+}
+
 // -- the offer in the builder ----------------------------------------------------------------
 function button(text, cls, onClick) {
   const b = document.createElement('button');
