@@ -30,6 +30,7 @@ const style = {
   '@stylistic/no-multiple-empty-lines': ['error', {max: 1, maxEOF: 0}],
   '@stylistic/eol-last': 'error',
   '@stylistic/padded-blocks': ['error', 'never'],
+  '@stylistic/template-curly-spacing': 'error',
   // As ruff's line length for the Python (pyproject.toml).
   '@stylistic/max-len': ['error', {code: 120, ignoreUrls: true, ignoreRegExpLiterals: true}],
 };
@@ -67,7 +68,7 @@ export default [
   {
     // The engine's Web Worker: a classic worker, since Pyodide is loaded with importScripts().
     files: ['adjudicator/static/js/engine-worker.js'],
-    languageOptions: {sourceType: 'script', globals: {...globals.worker, loadPyodide: 'readonly'}},
+    languageOptions: {sourceType: 'script', globals: globals.worker},
   },
   {
     // The service worker, a template: adjudicator/web/offline.py fills in the two constants.

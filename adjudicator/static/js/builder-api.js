@@ -26,7 +26,7 @@ async function request(url, init) {
     if (local) return local;
     return {ok: false, status: 0, error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

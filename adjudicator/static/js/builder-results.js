@@ -296,8 +296,7 @@ function optionText(board, opt, target) {
 function renderResupply(result, {content, board, state, supplier}) {
   const parts = [h('p', {class: 'r-meta'}, `${unitLabel(content, supplier, board)} re-supplying adjacent units`)];
   if (!result) parts.push(h('p', {class: 'r-note'}, 'Working it out…'));
-  else if (!result.ok) { if (!result.aborted) parts.push(errorBox(result.error)); }
-  else {
+  else if (!result.ok) { if (!result.aborted) parts.push(errorBox(result.error)); } else {
     const d = result.data;
     if (!d.legal) parts.push(h('p', {class: 'bad'}, 'Not allowed now.'), h('ul', {class: 'why-not'}, (d.why_not || []).map((x) => reasonItem(content, x))));
     if (d.targets?.length) {

@@ -43,7 +43,7 @@ export class RollTab {
           $('#tab-roll')?.focus();
         }}, 'Enter the roll'));
     }
-    const section = legal ? roll.section({state: store.state, content, board: bd, battle: b.data, attacker, target, label,
+    const section = legal ? roll.section({state: store.state, content, battle: b.data, target, label,
       onHighlight: (i) => { store.setHighlight(i); redraw.overlay(); },
       onApply: (o) => this.apply(attacker, target, o),
       onTakeGround,

@@ -111,7 +111,7 @@ export class Roll {
   }
 
   /** The "Enter the roll" tab. */
-  section({state, content, board, battle, attacker, target, label, onApply, onHighlight, onTakeGround, onOverrun}) {
+  section({state, content, battle, target, label, onApply, onHighlight, onTakeGround, onOverrun}) {
     const dice = Number(battle.dice) || 0;
     const counts = this.counts();
     const n = this.order.length;
@@ -133,13 +133,13 @@ export class Roll {
     if (this.answer && !this.answer.ok) {
       parts.push(h('p', {class: 'r-error', role: 'alert'}, this.answer.error.message, this.answer.error.field ? ` (field ${this.answer.error.field})` : ''));
     } else if (this.answer?.ok) {
-      parts.push(...this.outcomeParts({content, board, target, label, onApply, onHighlight}));
+      parts.push(...this.outcomeParts({content, target, label, onApply, onHighlight}));
     }
     if (this.after) parts.push(this.afterParts({content, label, onTakeGround, onOverrun}));
     return h('section', {class: 'r-section roll', 'data-tab': 'roll'}, h('h3', {}, 'Enter the roll'), ...parts);
   }
 
-  outcomeParts({content, board, target, label, onApply, onHighlight}) {
+  outcomeParts({content, target, label, onApply, onHighlight}) {
     const d = this.answer.data;
     const link = (id) => (id && content.ruleUrl(id) ? h('a', {href: content.ruleUrl(id), class: 'rule-link'}, content.name(id)) : null);
     const out = [h('h4', {id: 'roll-steps-h'}, 'What happens'),
