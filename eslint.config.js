@@ -12,7 +12,6 @@ const style = {
   '@stylistic/semi': ['error', 'always'],
   '@stylistic/comma-dangle': ['error', 'always-multiline'],
   '@stylistic/object-curly-spacing': ['error', 'never'],
-  '@stylistic/array-bracket-spacing': ['error', 'never'],
   '@stylistic/arrow-parens': ['error', 'always'],
   '@stylistic/arrow-spacing': 'error',
   '@stylistic/brace-style': ['error', '1tbs', {allowSingleLine: true}],
@@ -61,7 +60,8 @@ export default [
   {
     // Classic scripts of every page (base.html loads them with `defer`): each keeps its names to
     // itself inside one function, so they never share a global by accident.
-    files: ['adjudicator/static/js/search.js', 'adjudicator/static/js/offline-search.js', 'adjudicator/static/js/sw-register.js'],
+    files: ['adjudicator/static/js/search.js', 'adjudicator/static/js/offline-search.js',
+      'adjudicator/static/js/sw-register.js'],
     languageOptions: {sourceType: 'script', globals: globals.browser},
     rules: {'no-implicit-globals': 'error', strict: ['error', 'function']},
   },
@@ -73,7 +73,8 @@ export default [
   {
     // The service worker, a template: adjudicator/web/offline.py fills in the two constants.
     files: ['adjudicator/static_templates/sw.js'],
-    languageOptions: {sourceType: 'script', globals: {...globals.serviceworker, __VERSION__: 'readonly', __PRECACHE__: 'readonly'}},
+    languageOptions: {sourceType: 'script',
+      globals: {...globals.serviceworker, __VERSION__: 'readonly', __PRECACHE__: 'readonly'}},
   },
   {
     files: ['eslint.config.js'],

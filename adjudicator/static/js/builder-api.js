@@ -24,7 +24,8 @@ async function request(url, init) {
     if (err.name === 'AbortError') return {ok: false, aborted: true};
     const local = await localRequest(url, init).catch(() => null);
     if (local) return local;
-    return {ok: false, status: 0, error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
+    return {ok: false, status: 0,
+      error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
   }
   let data;
   try {
@@ -41,14 +42,18 @@ async function request(url, init) {
   if (response.ok && data) return {ok: true, status: response.status, data};
   const error = data?.error || {};
   if (response.status === 404 && !error.field) {
-    return {ok: false, status: 404, error: {code: 'not_found', message: error.message || 'This service is not available on the server yet.'}};
+    return {ok: false, status: 404,
+      error: {code: 'not_found', message: error.message || 'This service is not available on the server yet.'}};
   }
   if (response.status >= 500) {
-    return {ok: false, status: response.status, error: {code: error.code || 'server_error', message: 'The server hit a bug working this out; it has been logged. The rest of the page still works.'}};
+    return {ok: false, status: response.status,
+      error: {code: error.code || 'server_error',
+        message: 'The server hit a bug working this out; it has been logged. The rest of the page still works.'}};
   }
   return {
     ok: false, status: response.status,
-    error: {code: error.code || 'error', message: error.message || `The server answered ${response.status}.`, field: error.field || null},
+    error: {code: error.code || 'error', message: error.message || `The server answered ${response.status}.`,
+      field: error.field || null},
   };
 }
 

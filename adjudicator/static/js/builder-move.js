@@ -60,7 +60,9 @@ export function moveOverlay(board, move) {
     if (move.start && x.row === move.start.row && x.col === move.start.col) continue;
     parts.push(board.hexShape(x, x.may_battle ? 'move-hex move-battle' : 'move-hex move-stop', 0.9));
     const [cx, cy] = board.centre(x);
-    parts.push(s('text', {class: `move-text ${x.may_battle ? 'battle' : 'stop'}`, x: cx, y: cy + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+    parts.push(s('text',
+      {class: `move-text ${x.may_battle ? 'battle' : 'stop'}`, x: cx, y: cy + 21, 'text-anchor': 'middle',
+        'dominant-baseline': 'central'},
       `${x.hexes_moved}${x.may_battle ? '' : '✕'}`));
   }
   if (move.start) parts.push(board.hexShape(move.start, 'move-start', 0.9));
@@ -131,19 +133,24 @@ export function moveSheet({content, move, unit, label, onCancel, onPlace, onRetr
     if (tap.kind === 'unreachable') {
       box.push(h('p', {class: 'strong'}, `It cannot end its move on ${where}:`), reasonList(content, tap.entry.why));
     } else if (tap.kind === 'beyond') {
-      box.push(h('p', {class: 'strong'}, `${where} is beyond its move of ${tap.allowance} hex${tap.allowance === 1 ? '' : 'es'}.`));
+      box.push(h('p', {class: 'strong'},
+        `${where} is beyond its move of ${tap.allowance} hex${tap.allowance === 1 ? '' : 'es'}.`));
     } else if (tap.kind === 'occupied') {
       box.push(h('p', {class: 'strong'}, `${where} is occupied by another unit.`));
     }
     if (tap.kind !== 'occupied') {
-      box.push(h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-anyway', onclick: () => onPlace(tap)},
+      box.push(h('button',
+        {type: 'button', class: 'button secondary', 'data-fk': 'move-anyway', onclick: () => onPlace(tap)},
         `Put it on ${where} anyway (setting up, no move)`));
     }
     parts.push(h('div', {class: 'move-why', id: 'move-why', role: 'status'}, box));
   }
   parts.push(h('div', {class: 'b-buttons'},
-    h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-cancel', onclick: onCancel}, 'Cancel the move'),
-    unit.path ? h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-undo', onclick: () => onPlace({...unit.path[0], undo: true})},
+    h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-cancel', onclick: onCancel},
+      'Cancel the move'),
+    unit.path ? h('button',
+      {type: 'button', class: 'button secondary', 'data-fk': 'move-undo',
+        onclick: () => onPlace({...unit.path[0], undo: true})},
       'Back to its start') : null));
   return parts;
 }

@@ -33,7 +33,8 @@ export class Requests {
       if (state.overrun_battle) battle.overrun_battle = true;
       jobs.battle = postJSON(api.battle, battle, signal);
       // The card's own attack needs no line of sight (it is ruled on the target alone).
-      if (!alone) jobs.los = postJSON(api.line_of_sight, {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
+      if (!alone) jobs.los = postJSON(api.line_of_sight,
+        {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
     }
     if (target) {
       const retreat = {...doc, unit: target.id, flags: state.flags};

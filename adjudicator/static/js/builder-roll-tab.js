@@ -63,7 +63,8 @@ export class RollTab {
     const takeGround = o.vacated && (d.take_ground_if_vacated || d.take_ground);
     const overrunOk = o.vacated && (d.overrun_if_vacated || d.overrun);
     roll.after = takeGround ? {
-      attacker: attacker.id, hex, takeGround: true, overrun: overrunOk, rule: overrunOk ? 'armor_overrun' : 'take_ground',
+      attacker: attacker.id, hex, takeGround: true, overrun: overrunOk,
+      rule: overrunOk ? 'armor_overrun' : 'take_ground',
       text: (overrunOk ? d.advance?.overrun_reasons?.[0]?.text : d.advance?.take_ground_reasons?.[0]?.text) || '',
     } : null;
     store.setHighlight(null);

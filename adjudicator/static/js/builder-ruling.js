@@ -7,7 +7,8 @@ import {$, fill, h, pct} from './builder-dom.js';
 import {renderRuling} from './builder-results.js';
 import {withFocusKept} from './builder-view.js';
 
-const TABS = [['dice', 'Dice'], ['roll', 'Roll'], ['los', 'Line of sight'], ['retreat', 'Retreat'], ['odds', 'Odds'], ['after', 'After the battle']];
+const TABS = [['dice', 'Dice'], ['roll', 'Roll'], ['los', 'Line of sight'], ['retreat', 'Retreat'], ['odds', 'Odds'],
+  ['after', 'After the battle']];
 
 export class Ruling {
   /** `redraw`: the controller's {all, sheet, ruling, overlay}. */
@@ -48,7 +49,8 @@ export class Ruling {
     const list = $('#ruling-tabs');
     list.hidden = !tabs.length;
     fill(list, tabs.map(([id, label]) => h('button', {
-      type: 'button', role: 'tab', class: 'r-tab', id: `tab-${id}`, 'data-fk': `tab-${id}`, 'aria-selected': current === id ? 'true' : 'false',
+      type: 'button', role: 'tab', class: 'r-tab', id: `tab-${id}`, 'data-fk': `tab-${id}`,
+      'aria-selected': current === id ? 'true' : 'false',
       'aria-controls': 'ruling', tabindex: current === id ? '0' : '-1',
       onclick: () => { store.setTab(id); withFocusKept(() => this.renderTabs(ruling)); },
       onkeydown: (e) => {
@@ -72,7 +74,8 @@ export class Ruling {
     const attacker = store.attacker();
     const target = store.target();
     if (!state.units.length) return {cls: '', text: 'Tap a hex to place a unit: two of opposite sides make a battle.'};
-    if (!attacker || !target) return {cls: '', text: target ? 'Pick an attacker: tap a unit, then Attacker.' : 'Place a unit of the other side to see the battle.'};
+    if (!attacker || !target) return {cls: '',
+      text: target ? 'Pick an attacker: tap a unit, then Attacker.' : 'Place a unit of the other side to see the battle.'};
     if (ui.pending && !b) return {cls: 'pending', text: 'Working it out…'};
     if (!b) return {cls: '', text: ''};
     if (!b.ok) {

@@ -69,14 +69,16 @@ export class Settings {
       if (!decks.has(label)) decks.set(label, []);
       decks.get(label).push(c);
     }
-    for (const [label, cards] of decks) combat.append(h('optgroup', {label}, cards.map((c) => h('option', {value: c.id}, c.name))));
+    for (const [label, cards] of decks) combat.append(h('optgroup', {label},
+      cards.map((c) => h('option', {value: c.id}, c.name))));
   }
 
   /** A checkbox for each special rule of the content, with a link to its page. */
   buildRules() {
     const {store, content} = this;
     const rules = $('#special-rules');
-    if (!content.p.special_rules.length) rules.append(h('p', {class: 'muted small'}, 'No special rules in the content yet.'));
+    if (!content.p.special_rules.length) rules.append(h('p', {class: 'muted small'},
+      'No special rules in the content yet.'));
     for (const r of content.p.special_rules) {
       const id = `rule-${r.situation_id}`;
       const box = h('input', {type: 'checkbox', id, value: r.situation_id});
@@ -84,7 +86,8 @@ export class Settings {
         store.setRule(r.situation_id, box.checked);
         store.commit();
       });
-      rules.append(h('div', {class: 'rule-check'}, box, h('label', {for: id}, r.name), ' ', h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rules`}, 'rule')));
+      rules.append(h('div', {class: 'rule-check'}, box, h('label', {for: id}, r.name), ' ',
+        h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rules`}, 'rule')));
     }
   }
 
@@ -100,7 +103,8 @@ export class Settings {
       message(lost ? `${lost} thing(s) off the ${kind} board were removed.` : '');
     });
     const faceSelect = $('#board-face');
-    faceSelect.append(...[...faces.names].map(([id, name]) => h('option', {value: id}, `${name}${id === faces.default ? ' (default)' : ''}`)));
+    faceSelect.append(...[...faces.names].map(([id, name]) => h('option', {value: id},
+      `${name}${id === faces.default ? ' (default)' : ''}`)));
     faceSelect.closest('.b-field').hidden = !faces.names.size;
     // Only the look changes: the board is redrawn and the link updated, no ruling is asked again.
     faceSelect.addEventListener('change', (e) => {

@@ -89,7 +89,8 @@ export class Share {
   async copyLink() {
     const url = await this.shareUrl();
     const ok = await copyText(url);
-    fill($('#share-out'), h('p', {class: ok ? 'good' : ''}, ok ? 'Link copied.' : 'Copy this link:'), linkBox(url, 'Share link'));
+    fill($('#share-out'), h('p', {class: ok ? 'good' : ''}, ok ? 'Link copied.' : 'Copy this link:'),
+      linkBox(url, 'Share link'));
   }
 
   /** A saved situation opens read-only; "Copy to edit" takes it to the builder as a link. */
@@ -113,7 +114,8 @@ export class Share {
     if (!b || !attacker || !target) return '';
     const on = (u) => {
       const cell = state.hexes.get(key(u.row, u.col)) || {};
-      const where = [cell.terrain ? content.name(cell.terrain) : null, cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
+      const where = [cell.terrain ? content.name(cell.terrain) : null,
+        cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
       return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
     };
     const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
@@ -160,13 +162,15 @@ export class Share {
     const res = await postJSON(this.api.save, savedDoc(this.store.state));
     button.disabled = false;
     if (!res.ok) {
-      fill(out, h('p', {class: 'r-error', role: 'alert'}, `Not saved: ${res.error.message}${res.error.field ? ` (field ${res.error.field})` : ''}`));
+      fill(out, h('p', {class: 'r-error', role: 'alert'},
+        `Not saved: ${res.error.message}${res.error.field ? ` (field ${res.error.field})` : ''}`));
       return;
     }
     const url = `${location.origin}${res.data.url}`;
     const ok = await copyText(url);
-    fill(out, h('p', {class: 'good'}, 'Saved. ', ok ? 'Short link copied: ' : 'Short link: ', h('a', {href: res.data.url, id: 'saved-link'}, res.data.url)),
-      linkBox(url, 'Short link'));
+    fill(out, h('p', {class: 'good'}, 'Saved. ', ok ? 'Short link copied: ' : 'Short link: ',
+      h('a', {href: res.data.url, id: 'saved-link'}, res.data.url)),
+    linkBox(url, 'Short link'));
   }
 
   /** A scenario file of the official editor, mapped by the server; what did not map is listed. */
@@ -185,27 +189,35 @@ export class Share {
     const res = await postJSON(this.api.import_m44, text);
     event.target.value = '';
     if (!res.ok) {
-      fill(out, h('p', {class: 'r-error', role: 'alert'}, `Not imported: ${res.error.message}${res.error.field ? ` (field ${res.error.field})` : ''}`));
+      fill(out, h('p', {class: 'r-error', role: 'alert'},
+        `Not imported: ${res.error.message}${res.error.field ? ` (field ${res.error.field})` : ''}`));
       return;
     }
     const d = res.data;
     this.load({...d.situation, title: d.title || file.name.replace(/\.m44$/i, '')}, {push: true});
     const bd = this.store.board();
     const where = (x) => (x.row === null || x.row === undefined ? 'whole board' : hexLabel(bd, x));
-    const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
+    const parts = [h('p', {class: 'good', id: 'import-result'},
+      `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
     if (d.unknown.length) {
-      parts.push(h('p', {class: 'warn strong'}, `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
-        h('table', {class: 'unknown-table', id: 'import-unknown'}, h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
-          h('tbody', {}, d.unknown.map((u) => h('tr', {}, h('td', {}, where(u)), h('td', {}, u.what), h('td', {}, h('code', {}, u.name)))))));
+      parts.push(h('p', {class: 'warn strong'},
+        `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
+      h('table', {class: 'unknown-table', id: 'import-unknown'},
+        h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
+        h('tbody', {},
+          d.unknown.map((u) => h('tr', {}, h('td', {}, where(u)), h('td', {}, u.what),
+            h('td', {}, h('code', {}, u.name)))))));
     }
     if (d.skipped.length) {
       parts.push(h('p', {class: 'strong'}, 'Also left off:'),
-        h('ul', {class: 'small'}, d.skipped.map((u) => h('li', {}, `${where(u)}: ${u.what} ${u.name ? `“${u.name}”` : ''} — ${u.reason}`))));
+        h('ul', {class: 'small'},
+          d.skipped.map((u) => h('li', {}, `${where(u)}: ${u.what} ${u.name ? `“${u.name}”` : ''} — ${u.reason}`))));
     }
     if (d.decorative?.length) {
       // Insignia, battle stars, barges: pieces with no rules, kept apart so a real unknown stands out.
       parts.push(h('details', {id: 'import-decorative', class: 'small muted'},
-        h('summary', {}, `${count(d.decorative_total ?? d.decorative.length, 'decorative piece')} with no rules (not placed)`),
+        h('summary', {},
+          `${count(d.decorative_total ?? d.decorative.length, 'decorative piece')} with no rules (not placed)`),
         h('ul', {}, d.decorative.map((u) => h('li', {}, `${where(u)}: ${u.what} “${u.name}” — ${u.reason}`)))));
     }
     if (d.notes.length) parts.push(h('ul', {class: 'small muted'}, d.notes.map((n) => h('li', {}, n))));
@@ -233,7 +245,8 @@ export class Share {
           message(`Loaded the example “${ex.title}”.`);
           $('#board-wrap').scrollIntoView({block: 'nearest'});
         }}, h('span', {class: 'example-title'}, ex.title)),
-        ex.rule && content.ruleUrl(ex.rule) ? h('a', {class: 'example-rule', href: content.ruleUrl(ex.rule)}, content.name(ex.rule)) : null));
+        ex.rule && content.ruleUrl(ex.rule) ? h('a', {class: 'example-rule', href: content.ruleUrl(ex.rule)},
+          content.name(ex.rule)) : null));
     }
   }
 }

@@ -11,8 +11,10 @@ import {hexLabel} from './builder-results.js';
 const otherSide = (side) => (side === 'allies' ? 'axis' : 'allies');
 
 function chip({label, pressed, fk, onclick, cls = '', aria}) {
-  return h('button', {type: 'button', class: `chip-btn ${cls}`, 'aria-pressed': pressed === undefined ? undefined : pressed ? 'true' : 'false',
-    'data-fk': fk, 'aria-label': aria, onclick}, label);
+  return h('button',
+    {type: 'button', class: `chip-btn ${cls}`,
+      'aria-pressed': pressed === undefined ? undefined : pressed ? 'true' : 'false',
+      'data-fk': fk, 'aria-label': aria, onclick}, label);
 }
 
 /** A short "More…" list after the common choices: every other choice of the palette. */
@@ -32,7 +34,8 @@ function moreSelect({label, fk, options, value = '', empty, onChange}) {
 }
 
 function sheetRow(label, ...children) {
-  return h('div', {class: 'sheet-row', role: 'group', 'aria-label': label}, h('span', {class: 'sheet-label', 'aria-hidden': 'true'}, label), ...children);
+  return h('div', {class: 'sheet-row', role: 'group', 'aria-label': label},
+    h('span', {class: 'sheet-label', 'aria-hidden': 'true'}, label), ...children);
 }
 
 export class Sheet {
@@ -65,7 +68,8 @@ export class Sheet {
     sheet.hidden = false;
     const cell = store.cell(row, col);
     const unit = store.unitAt(row, col);
-    const where = [cell.terrain ? content.name(cell.terrain) : 'Countryside', cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
+    const where = [cell.terrain ? content.name(cell.terrain) : 'Countryside',
+      cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
     $('#sheet-h').textContent = unit ? `${hx.label} · ${content.sideName(unit.side)} ${content.unitName(unit)} ${unit.figures}/${content.startFigures(unit)} · ${where}`
       : `${hx.label} · ${where}`;
     const body = $('#sheet-body');
@@ -82,7 +86,8 @@ export class Sheet {
     }
     const parts = unit ? this.unitParts(unit, label) : this.placeParts(row, col);
     parts.push(...this.hexParts(row, col, cell, unit));
-    parts.push(h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
+    parts.push(h('p', {class: 'muted small'},
+      `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
     if (unit) {
       parts.push(this.fire.sheet({state: store.state, content, label, onPick: (b) => {
         store.setBattle(b.attacker, b.target);
@@ -96,9 +101,13 @@ export class Sheet {
   facts({cell, unit, row, col, section}) {
     const {content} = this;
     return h('dl', {class: 'facts-list'},
-      h('dt', {}, 'Terrain'), h('dd', {}, cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
-      cell.obstacle ? [h('dt', {}, 'Obstacle'), h('dd', {}, h('a', {href: content.ruleUrl(cell.obstacle)}, content.name(cell.obstacle)), cell.owner ? ` (owner: ${cell.owner})` : '')] : null,
-      unit ? [h('dt', {}, 'Unit'), h('dd', {}, `${content.sideName(unit.side)} ${content.unitName(unit)}, ${unit.figures}/${content.startFigures(unit)} figures${unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : ''}${unit.moved ? `, moved ${unit.moved}` : ''}`)] : null,
+      h('dt', {}, 'Terrain'),
+      h('dd', {}, cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
+      cell.obstacle ? [h('dt', {}, 'Obstacle'),
+        h('dd', {}, h('a', {href: content.ruleUrl(cell.obstacle)}, content.name(cell.obstacle)),
+          cell.owner ? ` (owner: ${cell.owner})` : '')] : null,
+      unit ? [h('dt', {}, 'Unit'),
+        h('dd', {}, `${content.sideName(unit.side)} ${content.unitName(unit)}, ${unit.figures}/${content.startFigures(unit)} figures${unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : ''}${unit.moved ? `, moved ${unit.moved}` : ''}`)] : null,
       h('dt', {}, 'Where'), h('dd', {}, `Row ${row}, column ${col}, ${section}`));
   }
 
@@ -111,20 +120,29 @@ export class Sheet {
       store.commit();
     };
     const parts = [h('div', {class: 'roles'},
-      h('button', {type: 'button', class: 'button role-btn atk', 'aria-pressed': state.attacker === unit.id ? 'true' : 'false', 'data-fk': 'role-a', onclick: role('attacker')}, 'Attacker'),
-      h('button', {type: 'button', class: 'button role-btn tgt', 'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t', onclick: role('target')}, 'Target'),
-      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'edit', 'aria-expanded': ui.editing ? 'true' : 'false',
+      h('button', {type: 'button', class: 'button role-btn atk',
+        'aria-pressed': state.attacker === unit.id ? 'true' : 'false', 'data-fk': 'role-a', onclick: role('attacker')},
+      'Attacker'),
+      h('button', {type: 'button', class: 'button role-btn tgt',
+        'aria-pressed': state.target === unit.id ? 'true' : 'false', 'data-fk': 'role-t',
+        onclick: role('target')}, 'Target'),
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'edit',
+        'aria-expanded': ui.editing ? 'true' : 'false',
         onclick: () => { store.toggleEditing(); this.redraw.all(); }}, 'Edit'),
       // Move: the board shades where it may go (POST /api/v1/move, builder-move.js).
-      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move', 'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move',
+        'aria-pressed': ui.moving === unit.id ? 'true' : 'false',
         onclick: () => this.move.start(unit)}, 'Move'),
-      h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove', onclick: () => { store.removeUnit(unit); store.commit(); }}, 'Remove'))];
+      h('button', {type: 'button', class: 'button danger', 'data-fk': 'remove',
+        onclick: () => { store.removeUnit(unit); store.commit(); }}, 'Remove'))];
     if (ui.editing) {
-      parts.push(h('div', {class: 'b-form unit-form'}, unitFields(content, unit, () => { store.unitEdited(unit); store.commit(); }, {fk: 'unit'})));
+      parts.push(h('div', {class: 'b-form unit-form'},
+        unitFields(content, unit, () => { store.unitEdited(unit); store.commit(); }, {fk: 'unit'})));
     }
     if (unit.path) {
       parts.push(h('p', {class: 'small'}, `Moved this turn: ${unit.path.map(label).join(' → ')}. `,
-        h('button', {type: 'button', class: 'button secondary', 'data-fk': 'unmove', onclick: () => { store.undoMove(unit); store.commit({push: true}); }}, 'Undo the move')));
+        h('button', {type: 'button', class: 'button secondary', 'data-fk': 'unmove',
+          onclick: () => { store.undoMove(unit); store.commit({push: true}); }}, 'Undo the move')));
     }
     return parts;
   }
@@ -142,7 +160,8 @@ export class Sheet {
         common.map((type) => chip({label: content.name(type), cls: `side-${side}`, fk: `place-${side}-${type}`,
           aria: `Place ${name} ${content.name(type)} here`, onclick: () => place(side, type)})),
         i === 1 ? moreSelect({label: 'Place another unit type', fk: 'place-more', empty: 'More…',
-          options: sides.flatMap((sd) => others.map((o) => ({value: `${sd}:${o.value}`, label: o.label, group: `${content.sideName(sd)} ${o.group.toLowerCase()}`}))),
+          options: sides.flatMap((sd) => others.map((o) => ({value: `${sd}:${o.value}`, label: o.label,
+            group: `${content.sideName(sd)} ${o.group.toLowerCase()}`}))),
           onChange: (v) => { if (v) { const [sd, type] = v.split(':'); place(sd, type); } }}) : null);
     });
   }
@@ -155,17 +174,21 @@ export class Sheet {
     const terrainChoices = [...content.p.common.terrain];
     if (cell.terrain && !terrainChoices.includes(cell.terrain)) terrainChoices.unshift(cell.terrain);
     parts.push(sheetRow('Terrain',
-      terrainChoices.map((id) => chip({label: content.terrain.get(id)?.short || content.name(id), aria: content.name(id), pressed: cell.terrain === id, fk: `terrain-${id}`,
+      terrainChoices.map((id) => chip({label: content.terrain.get(id)?.short || content.name(id),
+        aria: content.name(id), pressed: cell.terrain === id, fk: `terrain-${id}`,
         onclick: () => setCell((c) => { c.terrain = c.terrain === id ? null : id; })})),
       moreSelect({label: 'Terrain: every kind', fk: 'sel-terrain', value: cell.terrain, empty: 'More…',
-        options: content.p.terrain.map((t) => ({value: t.id, label: t.name})), onChange: (v) => setCell((c) => { c.terrain = v; })})));
+        options: content.p.terrain.map((t) => ({value: t.id, label: t.name})),
+        onChange: (v) => setCell((c) => { c.terrain = v; })})));
     const obstacleChoices = [...content.p.common.obstacles];
     if (cell.obstacle && !obstacleChoices.includes(cell.obstacle)) obstacleChoices.unshift(cell.obstacle);
     parts.push(sheetRow('Obstacle',
-      obstacleChoices.map((id) => chip({label: content.obstacles.get(id)?.short || content.name(id), aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`,
+      obstacleChoices.map((id) => chip({label: content.obstacles.get(id)?.short || content.name(id),
+        aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`,
         onclick: () => setCell((c) => { c.obstacle = c.obstacle === id ? null : id; if (!c.obstacle) c.owner = null; })})),
       moreSelect({label: 'Obstacle: every kind', fk: 'sel-obstacle', value: cell.obstacle, empty: 'More…',
-        options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})), onChange: (v) => setCell((c) => { c.obstacle = v; if (!v) c.owner = null; })})));
+        options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})),
+        onChange: (v) => setCell((c) => { c.obstacle = v; if (!v) c.owner = null; })})));
     const feature = content.obstacles.get(cell.obstacle);
     if (feature?.owner_matters || cell.owner || content.terrain.get(cell.terrain)?.owner_matters) {
       parts.push(segmented({label: 'Original owner of the hex', value: cell.owner || '', fk: 'sel-owner',
@@ -173,8 +196,9 @@ export class Sheet {
         onChange: (v) => setCell((c) => { c.owner = v || null; })}));
     }
     if (unit || cell.terrain || cell.obstacle) {
-      parts.push(h('div', {class: 'b-buttons'}, h('button', {type: 'button', class: 'button secondary', 'data-fk': 'clear-hex',
-        onclick: () => { store.clearHex(row, col); store.commit(); }}, 'Clear this hex')));
+      parts.push(h('div', {class: 'b-buttons'},
+        h('button', {type: 'button', class: 'button secondary', 'data-fk': 'clear-hex',
+          onclick: () => { store.clearHex(row, col); store.commit(); }}, 'Clear this hex')));
     }
     return parts;
   }

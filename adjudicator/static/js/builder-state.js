@@ -65,7 +65,8 @@ export function newState(from = EMPTY) {
  * did not move. */
 function cleanPath(path) {
   if (!Array.isArray(path) || path.length < 2) return null;
-  const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row, col: p.col}));
+  const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row,
+    col: p.col}));
   return out.length === path.length ? out : null;
 }
 
@@ -124,7 +125,8 @@ export function compact(state) {
   if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
   if (doc.units.length) {
     c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
-      (u.badges || []).join('+'), u.nation || '', u.moved || 0, (u.path || []).map((p) => `${p.row}.${p.col}`).join('_')], ['', 0]));
+      (u.badges || []).join('+'), u.nation || '', u.moved || 0,
+      (u.path || []).map((p) => `${p.row}.${p.col}`).join('_')], ['', 0]));
   }
   if (state.attacker) c.a = state.attacker;
   if (state.target) c.t = state.target;
@@ -144,13 +146,17 @@ export function expand(c) {
     face: typeof c.e === 'string' ? c.e : null,
     bottom_side: c.s || 'allies',
     rules: list(c.r).map(String),
-    hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain, obstacle, owner})),
+    hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain,
+      obstacle, owner})),
     units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved, path]) => ({
       id, side, type, row, col, figures,
       start_figures: start || null,
       badges: badges ? String(badges).split('+').filter(Boolean) : [],
       nation: nation || null, moved: moved || 0,
-      path: path ? String(path).split('_').map((p) => { const [r, c2] = p.split('.').map(Number); return {row: r, col: c2}; }) : null,
+      path: path ? String(path).split('_').map((p) => {
+        const [r, c2] = p.split('.').map(Number); return {row: r,
+          col: c2};
+      }) : null,
     })),
     attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
     overrun_battle: c.o === 1,

@@ -142,7 +142,8 @@ export class Store {
   }
 
   placeUnit(row, col, side, type) {
-    const unit = {id: nextUnitId(this.#state), side, type, row, col, figures: null, start_figures: null, badges: [], nation: null, moved: 0};
+    const unit = {id: nextUnitId(this.#state), side, type, row, col, figures: null, start_figures: null, badges: [],
+      nation: null, moved: 0};
     settleFigures(this.content, unit, true);
     this.#state.units.push(unit);
     this.settleRoles(unit);

@@ -69,7 +69,8 @@ export class View {
     const face = state.face || this.faces.default;
     item.hidden = !names.size;
     const rule = entry ? this.content.ruleUrl(entry) : null;
-    fill(item, h('span', {class: 'lg-hex t-open', 'data-face': face, 'aria-hidden': 'true'}), ' Board face: ', h('strong', {id: 'legend-face-name'}, names.get(face) || face || 'none'),
+    fill(item, h('span', {class: 'lg-hex t-open', 'data-face': face, 'aria-hidden': 'true'}), ' Board face: ',
+      h('strong', {id: 'legend-face-name'}, names.get(face) || face || 'none'),
       ` — the printed look of the board${state.face ? '' : ' (none given: the default)'}; it changes no rule`,
       rule ? [' (', h('a', {href: rule}, 'board faces'), ')'] : null, '.');
   }

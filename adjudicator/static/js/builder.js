@@ -56,7 +56,8 @@ import {setupOffer, watchConnection} from './offline-engine.js';
 async function loadData() {
   const savedEl = document.getElementById('builder-saved');
   try {
-    const response = await fetch(document.getElementById('builder-data-url').href, {headers: {Accept: 'application/json'}});
+    const response = await fetch(document.getElementById('builder-data-url').href,
+      {headers: {Accept: 'application/json'}});
     if (response.ok) return {...await response.json(), saved: savedEl ? JSON.parse(savedEl.textContent) : null};
   } catch { /* reported below */ }
   message('The builder could not load its data. Check the connection and reload the page.', 'error');
@@ -74,7 +75,8 @@ function assemble(data) {
   const readonly = Boolean(data.saved);
   const wide = window.matchMedia('(min-width: 62rem)');
   // The board faces of the content (core rule `board_faces`): id -> name, and the one drawn by default.
-  const faces = {names: new Map((data.faces?.list || []).map((f) => [f.id, f.name])), default: data.faces?.default || null, entry: data.faces?.entry};
+  const faces = {names: new Map((data.faces?.list || []).map((f) => [f.id, f.name])),
+    default: data.faces?.default || null, entry: data.faces?.entry};
   const parts = {};
   const redraw = {
     all: () => parts.view.render(),
@@ -88,7 +90,8 @@ function assemble(data) {
     if (refresh) parts.requests.schedule();
     if (!readonly) parts.share.scheduleUrl(push);
   }});
-  const board = new BoardView($('#board'), $('#board-wrap'), content, {onActivate: (row, col, keyboard) => onHex(row, col, keyboard)});
+  const board = new BoardView($('#board'), $('#board-wrap'), content,
+    {onActivate: (row, col, keyboard) => onHex(row, col, keyboard)});
   board.defaultFace = faces.default;
   const roll = new Roll(data.api.resolve, redraw.ruling, () => store.cardAttacksAlone());
   roll.onAnswer = () => parts.view.centreOn(store.target());

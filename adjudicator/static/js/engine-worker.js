@@ -23,7 +23,8 @@ def rule(name, body, work_budget=None):
     try:
         data = json.loads(body)
     except ValueError as exc:
-        return 400, json.dumps({"error": {"code": "invalid_json", "message": f"the body is not valid JSON: {exc}", "field": "(body)"}})
+        return 400, json.dumps({"error": {"code": "invalid_json", "message": f"the body is not valid JSON: {exc}",
+          "field": "(body)"}})
     status, out = answer(name, data, RULEBOOK, work_budget)
     return status, json.dumps(out)
 `;

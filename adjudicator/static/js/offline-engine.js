@@ -148,7 +148,8 @@ export async function localRequest(url, init) {
   if (reply.status === 200) return {ok: true, status: 200, data, local: true};
   const error = data.error || {};
   return {ok: false, status: reply.status, local: true,
-    error: {code: error.code || 'error', message: error.message || 'The offline engine could not rule.', field: error.field || null}};
+    error: {code: error.code || 'error', message: error.message || 'The offline engine could not rule.',
+      field: error.field || null}};
 }
 
 /** "Ruled on this device" above the ruling while answers come from the local engine. */

@@ -54,7 +54,8 @@
     for (const [field, table] of Object.entries(t.bm25.postings)) {
       postings[field] = new Map(Object.entries(table));
     }
-    return {t, stop, frequencies, nameWords, indexStems, synonyms, longest, singleKeys, byDelete, sortedWords, phrases, postings};
+    return {t, stop, frequencies, nameWords, indexStems, synonyms, longest, singleKeys, byDelete, sortedWords,
+      phrases, postings};
   }
 
   function codepoints(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -121,7 +122,8 @@
       for (let j = 1; j <= b.length; j++) {
         const cost = a[i - 1] === b[j - 1] ? 0 : 1;
         current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], previous2[j - 2] + 1);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j],
+          previous2[j - 2] + 1);
       }
       if (Math.min(...current) > limit) return limit + 1;
       previous2 = previous;
@@ -197,7 +199,8 @@
       const weight = readings.join(' ') === typed.join(' ') ? W.typed : W.fuzzy;
       const alternatives = [{stems: stemsOf(ix, readings.join(' ')), weight}];
       for (const r of replacements) alternatives.push({stems: stemsOf(ix, r.join(' ')), weight: weight * W.synonym});
-      if (span === 1) (completions.get(i) || []).forEach((c, n) => alternatives.push({stems: stemsOf(ix, c), weight: n === 0 ? W.prefix : W.prefix_other}));
+      if (span === 1) (completions.get(i) || []).forEach((c, n) => alternatives.push({stems: stemsOf(ix, c),
+        weight: n === 0 ? W.prefix : W.prefix_other}));
       const unique = new Map();
       for (const a of alternatives) {
         const k = a.stems.join(' ');
@@ -269,7 +272,8 @@
     for (const a of groups[at].alternatives) {
       if (a.weight < ix.t.weights.naming) continue;
       const size = a.stems.length;
-      if (phrase.slice(0, size).join(' ') === a.stems.join(' ')) found = found.concat(consume(ix, phrase.slice(size), groups, at + 1, weight * a.weight));
+      if (phrase.slice(0, size).join(' ') === a.stems.join(' ')) found = found.concat(consume(ix, phrase.slice(size),
+        groups, at + 1, weight * a.weight));
     }
     return found;
   }
@@ -307,7 +311,8 @@
       const weight = round6(m.weight);
       const wordForWord = ix.t.docs[doc][8].includes(typed) ? 1 : 0;
       if (m.start === 0 && m.end === total) keys.set(doc, [0, -weight, -wordForWord, -specificity, -m.length]);
-      else if ([...named].some(([d, other]) => d !== doc && outranks(other, m))) keys.set(doc, [2, -specificity, -weight, -m.length]);
+      else if ([...named].some(([d, other]) => d !== doc && outranks(other, m))) keys.set(doc,
+        [2, -specificity, -weight, -m.length]);
       else keys.set(doc, [1, -specificity, -weight, -m.length]);
     }
     return [...scores.keys()].sort((a, b) => compareTuples(keys.get(a), keys.get(b)) || scores.get(b) - scores.get(a)
