@@ -11,6 +11,8 @@ const style = {
   '@stylistic/quotes': ['error', 'single', {avoidEscape: true}],
   '@stylistic/semi': ['error', 'always'],
   '@stylistic/comma-dangle': ['error', 'always-multiline'],
+  // {row, col}, not { row, col }. (Deprecated in favour of list-style, which would also dictate where
+  // a long list breaks; it prints a notice.)
   '@stylistic/object-curly-spacing': ['error', 'never'],
   '@stylistic/arrow-parens': ['error', 'always'],
   '@stylistic/arrow-spacing': 'error',

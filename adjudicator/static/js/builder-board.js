@@ -70,7 +70,8 @@ export class BoardView {
       topLayer.append(top);
     }
     this.overlay = s('g', {class: 'overlay', 'pointer-events': 'none'});
-    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay, topLayer);
+    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay,
+      topLayer);
     const first = board.hexes[Math.floor(board.hexes.length / 2)];
     this.setCursor(first.row, first.col, false);
     this.applyZoom();
@@ -120,7 +121,8 @@ export class BoardView {
     const face = state.face || this.defaultFace || 'country';
     if (this.svg.dataset.face !== face) this.svg.dataset.face = face;
     this.svg.setAttribute('aria-label',
-      `${this.board.kind} board, ${face} face, ${this.board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
+      `${this.board.kind} board, ${face} face, ${this.board.rows} rows. `
+      + 'Arrow keys move between hexes; Enter acts on a hex.');
     const top = state.bottom_side === 'allies' ? 'axis' : 'allies';
     const names = {bottom: ['left', 'centre', 'right'], top: ['right', 'centre', 'left']};
     for (const {where, band, texts} of this.bandText) {
@@ -210,11 +212,13 @@ export class BoardView {
     const g = s('g', {class: `unit side-${unit.side}`});
     g.append(s('rect',
       {class: 'unit-body', x: -22, y: -10.5, width: 44, height: 20, rx: unit.side === 'allies' ? 6 : 1.5}));
-    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
+    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      c.abbr(unit)));
     const n = Math.max(start, unit.figures);
     const gap = 6.4;
     for (let i = 0; i < n; i++) {
-      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 14, r: 2.6}));
+      const cx = (i - (n - 1) / 2) * gap;
+      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx, cy: 14, r: 2.6}));
     }
     if (unit.badges.length) g.append(s('text',
       {class: 'unit-badge', x: -21, y: -11, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
@@ -261,10 +265,16 @@ export class BoardView {
     const parts = [...under];
     if (los && from && to) {
       const seen = new Set();
-      for (const p of los.crossed || []) { parts.push(this.hexShape(p, 'los-crossed', 0.97)); seen.add(key(p.row, p.col)); }
+      for (const p of los.crossed || []) {
+        parts.push(this.hexShape(p, 'los-crossed', 0.97));
+        seen.add(key(p.row, p.col));
+      }
       for (const pair of los.edges || []) {
         for (const p of Array.isArray(pair) ? pair : [pair.a, pair.b, ...(pair.hexes || [])]) {
-          if (p && !seen.has(key(p.row, p.col))) { parts.push(this.hexShape(p, 'los-edge', 0.97)); seen.add(key(p.row, p.col)); }
+          if (p && !seen.has(key(p.row, p.col))) {
+            parts.push(this.hexShape(p, 'los-edge', 0.97));
+            seen.add(key(p.row, p.col));
+          }
         }
       }
       for (const p of los.blocked_by || []) {
@@ -287,7 +297,8 @@ export class BoardView {
         if (!prev || opt.figures_lost < prev.opt.figures_lost) ends.set(k, {opt, i});
       });
       retreat.options.forEach((opt, i) => {
-        const pointsList = [retreatFrom, ...(opt.path || [])].map((p) => this.centre(p).map((v) => v.toFixed(1)).join(',')).join(' ');
+        const pointsList = [retreatFrom, ...(opt.path || [])]
+          .map((p) => this.centre(p).map((v) => v.toFixed(1)).join(',')).join(' ');
         const on = highlight === i;
         parts.push(s('polyline', {class: on ? 'retreat-path on' : 'retreat-path', points: pointsList}));
       });

@@ -134,7 +134,10 @@ export function unitFields(content, unit, onChange, {fk, disabled = false, withM
   more.addEventListener('toggle', () => { if (more.open) openMore.add(fk); else openMore.delete(fk); });
   return [
     segmented({label: 'Side', value: unit.side, fk: `${fk}-side`, disabled,
-      options: [{value: 'allies', label: 'Allies', cls: 'side-allies'}, {value: 'axis', label: 'Axis', cls: 'side-axis'}],
+      options: [
+        {value: 'allies', label: 'Allies', cls: 'side-allies'},
+        {value: 'axis', label: 'Axis', cls: 'side-axis'},
+      ],
       onChange: (v) => change((u) => { u.side = v; })}),
     h('div', {class: 'b-row tight'},
       select({label: 'Unit', value: unit.type, options: unitTypeOptions(content), fk: `${fk}-type`, disabled,

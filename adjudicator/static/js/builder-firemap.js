@@ -118,13 +118,15 @@ export class FireMap {
         !b.legal && why ? h('span', {class: 'fire-why small'}, typeof why === 'string' ? why : why.text, cite) : null);
     };
     const list = (title, items, dir) => [h('p', {class: 'fire-h'}, title),
-      items.length ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
+      items.length
+        ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
         : h('p', {class: 'muted small'}, 'No enemy within reach.')];
     const seen = p.data.in_sight;
     return h('div', {class: 'fire-list', id: 'fire-map'},
       seen ? h('p', {class: 'fire-sight-count small', id: 'fire-sight-count'},
         h('span', {class: 'lg-hex lg-sight', 'aria-hidden': 'true'}), ' ',
-        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`) : null,
+        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`)
+        : null,
       list('It can battle', p.out, 'out'), list('Who can battle it', p.in, 'in'),
       p.data.beyond_range ? h('p', {class: 'muted small'},
         `${p.data.beyond_range} more pair${p.data.beyond_range === 1 ? ' is' : 's are'} out of range.`) : null,

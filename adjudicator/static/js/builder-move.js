@@ -158,7 +158,8 @@ export function moveSheet({content, move, unit, label, onCancel, onPlace, onRetr
 /** One line saying what a move did, for the message bar. */
 export function movedText(content, entry, label) {
   const via = entry.path.length > 2 ? ` via ${entry.path.slice(1, -1).map(label).join(', ')}` : '';
-  const battle = entry.may_battle ? 'it may still battle' : `it may not battle${entry.why?.[0] ? ` (${entry.why[0].text})` : ''}`;
+  const why = entry.why?.[0] ? ` (${entry.why[0].text})` : '';
+  const battle = entry.may_battle ? 'it may still battle' : `it may not battle${why}`;
   return `Moved ${entry.hexes_moved} hex${entry.hexes_moved === 1 ? '' : 'es'} to ${label(entry)}${via}: ${battle}.`;
 }
 
@@ -222,7 +223,8 @@ export class MoveMode {
       return;
     }
     move.tap = {...what, row, col};
-    hint(what.kind === 'unreachable' ? `It cannot end its move on ${label({row, col})}: see why below.` : `${label({row, col})} is beyond its move.`);
+    hint(what.kind === 'unreachable' ? `It cannot end its move on ${label({row, col})}: see why below.`
+      : `${label({row, col})} is beyond its move.`);
     redraw.sheet();
     redraw.overlay();
   }

@@ -27,11 +27,12 @@ export class Overlay {
     const moving = ui.moving && ui.move;
     const rolled = !moving ? roll.overlay(board, target) : {parts: [], retreat: null};
     const showFire = !moving && fire.unit && !rolled.retreat && !rolled.parts.length;
+    // Retreats are drawn for a battle that may happen, or while one option is pointed at.
+    const mayRetreat = target && r.retreat?.ok
+      && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null);
     board.setOverlay({
       los: attacker && target && r.los?.ok && !moving ? r.los.data : null, from: attacker, to: target,
-      // Retreats are drawn for a battle that may happen, or while one option is pointed at.
-      retreat: moving || showFire ? null : rolled.retreat
-        || (target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null),
+      retreat: moving || showFire ? null : rolled.retreat || (mayRetreat ? r.retreat.data : null),
       retreatFrom: target,
       highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex: this.errorHex(),
       under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),

@@ -6,7 +6,8 @@ import {h, s, pct, signed} from './builder-dom.js';
 
 // -- die faces (our own little drawings) ------------------------------------------------------
 const FACE_DRAW = {
-  infantry: () => [s('path', {d: 'M4 13a6 6 0 0 1 12 0z'}), s('rect', {x: 2.5, y: 12.5, width: 15, height: 2.2, rx: 1})],
+  infantry: () => [s('path', {d: 'M4 13a6 6 0 0 1 12 0z'}),
+    s('rect', {x: 2.5, y: 12.5, width: 15, height: 2.2, rx: 1})],
   armor: () => [s('rect', {x: 3, y: 9, width: 14, height: 5, rx: 1.5}),
     s('rect', {x: 6, y: 6, width: 6, height: 3.5, rx: 1}),
     s('rect', {x: 11.5, y: 6.9, width: 6.5, height: 1.4}), s('rect', {x: 2.5, y: 14, width: 15, height: 2.5, rx: 1.2})],
@@ -39,9 +40,10 @@ export function barChart(values, {label, caption, unit, accent = 'bar', exact = 
   const height = 76;
   const width = Math.max(n * (bw + gap) + gap, 96);
   const max = Math.max(...values, 1e-9);
-  const svg = s('svg',
-    {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18, role: 'img',
-      'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}${exact?.[i] ? ` (${exact[i]})` : ''}`).join(', ')}`});
+  const exactText = (i) => (exact?.[i] ? ` (${exact[i]})` : '');
+  const said = values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}${exactText(i)}`).join(', ');
+  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18,
+    role: 'img', 'aria-label': `${label}: ${said}`});
   values.forEach((v, i) => {
     const bh = Math.max(v > 0 ? 1.5 : 0, (v / max) * height);
     const x = gap + i * (bw + gap);
@@ -113,7 +115,8 @@ export function hexLabel(board, p) {
  * Render the ruling. `r` holds the latest API answers: {battle, los, retreat, resupply} each
  * {ok, data} or {ok: false, error}, or undefined while not asked.
  */
-export function renderRuling(root, {r, state, content, board, attacker, target, supplier, onFlags, onHighlight, pending}) {
+export function renderRuling(root, {r, state, content, board, attacker, target, supplier, onFlags, onHighlight,
+  pending}) {
   const out = [];
   const verdict = h('div', {class: 'r-status', id: 'verdict', 'aria-live': 'polite'});
   out.push(verdict);
@@ -128,7 +131,8 @@ export function renderRuling(root, {r, state, content, board, attacker, target, 
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
       h('p', {class: 'r-sub'},
-        'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; tap a unit to change its role.'));
+        'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; '
+        + 'tap a unit to change its role.'));
   } else if (r.battle && !r.battle.ok) {
     verdict.classList.add('error');
     verdict.append(h('p', {class: 'r-verdict'}, 'No ruling for this board'), errorBox(r.battle.error));
@@ -156,8 +160,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   verdict.append(
     h('p', {class: 'r-verdict'},
       b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
-    h('p', {class: 'r-sub'},
-      `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
+    h('p', {class: 'r-sub'}, `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${
+      unitLabel(content, target, board)}`),
     h('p', {class: 'r-meta'},
       [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '',
         h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
@@ -180,7 +184,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   }
 
   // A card that changes no number here (Ambush: who battles first) still gets its word.
-  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])].map((x) => x?.rule).filter(Boolean));
+  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])]
+    .map((x) => x?.rule).filter(Boolean));
   const cardNotes = [state.card, state.combat_card].filter((id) => id && !cited.has(id)).map((id) => {
     const card = content.p.command_cards.find((c) => c.id === id) || content.p.combat_cards.find((c) => c.id === id);
     return h('li', {}, h('strong', {}, `${content.name(id)}: `), card?.summary || '',
@@ -192,10 +197,11 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   if (b.hit_symbols?.length) {
     out.push(section('Hits on', 'dice',
       h('ul', {class: 'faces'},
-        b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
+        b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f)))),
       reasons(content, b.hit_reasons, 'reasons small'),
       b.flags_ignored ? h('p', {class: 'r-note'},
-        `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
+        `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} `
+        + `flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
   }
 
   const p = b.probabilities;
@@ -213,7 +219,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
     const charts = h('div', {class: 'charts'},
       barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
     if (Array.isArray(p.flags)) charts.append(barChart(p.flags,
-      {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag', exact: p.flags_exact}));
+      {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag',
+        exact: p.flags_exact}));
     out.push(section('Odds', 'odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
   }
 
@@ -260,7 +267,8 @@ function renderLos(los, {content, board}) {
   if (los.crossed?.length) items.push(h('p', {class: 'r-note'},
     `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
   if (los.edges?.length) items.push(h('p', {class: 'r-note'},
-    `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
+    `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; `
+    + 'an edge blocks only when the hexes on both sides block.'));
   // A blocker is said once, in the list above: reasons that only repeat it are left out.
   const said = (los.blocked_by || []).map((x) => x.reason).filter(Boolean);
   items.push(reasons(content,
@@ -315,7 +323,8 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
           opt.path?.length > 1 ? h('span', {class: 'muted'},
             ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
         h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'},
-          opt.eliminated ? 'eliminated' : opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
+          opt.eliminated ? 'eliminated'
+            : opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
       if (d.options_total > d.options.length) parts.push(h('p', {class: 'r-note'},
         `…and ${d.options_total - d.options.length} more ways with the same ends.`));
     } else if (d.moves_required) {

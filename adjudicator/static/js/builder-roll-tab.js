@@ -69,7 +69,8 @@ export class RollTab {
     } : null;
     store.setHighlight(null);
     store.setTab('roll');
-    message(o.eliminated ? 'The target is eliminated.' : `The target lost ${o.lost} figure${o.lost === 1 ? '' : 's'}${o.vacated ? ' and retreated' : ''}.`);
+    const lost = `The target lost ${o.lost} figure${o.lost === 1 ? '' : 's'}${o.vacated ? ' and retreated' : ''}.`;
+    message(o.eliminated ? 'The target is eliminated.' : lost);
     store.commit({push: true});
   }
 
@@ -92,7 +93,8 @@ export class RollTab {
     const attacker = store.unitById(a?.attacker);
     roll.after = null;
     if (!attacker) return store.commit();
-    const enemies = store.state.units.filter((u) => u.side !== attacker.side).sort((p, q) => distance(attacker, p) - distance(attacker, q));
+    const enemies = store.state.units.filter((u) => u.side !== attacker.side)
+      .sort((p, q) => distance(attacker, p) - distance(attacker, q));
     store.setBattle(attacker.id, enemies[0]?.id || null, {overrun: true});
     this.syncControls();
     store.setTab('dice');

@@ -159,7 +159,9 @@ export class Roll {
       out.push(h('h4', {}, d.vacated === 'owner_choice' ? 'The owner chooses' : 'Where it retreats'),
         h('ol', {class: 'retreat-options', id: 'roll-retreat'}, options.map((opt, i) => {
           const stays = opt.end.row === target.row && opt.end.col === target.col;
-          const text = `${opt.flags_ignored ? `Ignore ${opt.flags_ignored} flag${opt.flags_ignored === 1 ? '' : 's'}, ` : ''}${stays ? `stay on ${label(opt.end)}` : `back to ${label(opt.end)}`}`;
+          const n = opt.flags_ignored;
+          const ignored = n ? `Ignore ${n} flag${n === 1 ? '' : 's'}, ` : '';
+          const text = `${ignored}${stays ? `stay on ${label(opt.end)}` : `back to ${label(opt.end)}`}`;
           return h('li', {}, h('button', {
             type: 'button', class: 'option', 'data-fk': `roll-retreat-${i}`,
             'aria-pressed': this.choice === i ? 'true' : 'false',

@@ -74,8 +74,11 @@ export class Ruling {
     const attacker = store.attacker();
     const target = store.target();
     if (!state.units.length) return {cls: '', text: 'Tap a hex to place a unit: two of opposite sides make a battle.'};
-    if (!attacker || !target) return {cls: '',
-      text: target ? 'Pick an attacker: tap a unit, then Attacker.' : 'Place a unit of the other side to see the battle.'};
+    if (!attacker || !target) {
+      const text = target ? 'Pick an attacker: tap a unit, then Attacker.'
+        : 'Place a unit of the other side to see the battle.';
+      return {cls: '', text};
+    }
     if (ui.pending && !b) return {cls: 'pending', text: 'Working it out…'};
     if (!b) return {cls: '', text: ''};
     if (!b.ok) {
@@ -87,7 +90,8 @@ export class Ruling {
     const bits = [];
     if (d.legal) {
       bits.push(`✔ ${d.dice} ${d.dice === 1 ? 'die' : 'dice'}`);
-      if (d.hit_symbols?.length) bits.push(`hits: ${d.hit_symbols.map((f) => content.name(f).toLowerCase()).join(', ')}`);
+      const hits = (d.hit_symbols || []).map((f) => content.name(f).toLowerCase());
+      if (hits.length) bits.push(`hits: ${hits.join(', ')}`);
       if (d.probabilities?.hits) bits.push(`${pct(1 - d.probabilities.hits[0])} ≥1 hit`);
     } else {
       const why = d.why_not?.[0];
@@ -106,9 +110,11 @@ export class Ruling {
     el.setAttribute('aria-expanded', open ? 'true' : 'false');
     el.title = text.replace('LOS', 'line of sight');
     // The same live text node each time, so a screen reader hears each new ruling once.
-    const line = $('.b-summary-text', el) || el.appendChild(h('span', {class: 'b-summary-text', 'aria-live': 'polite'}));
+    const line = $('.b-summary-text', el)
+      || el.appendChild(h('span', {class: 'b-summary-text', 'aria-live': 'polite'}));
     if (line.textContent !== text) line.textContent = text;
-    const more = $('.b-summary-more', el) || el.appendChild(h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}));
+    const more = $('.b-summary-more', el)
+      || el.appendChild(h('span', {class: 'b-summary-more', 'aria-hidden': 'true'}));
     more.hidden = this.wide.matches;
     more.textContent = ui.expanded ? '▾' : '▴';
     $('#ruling-box').classList.toggle('expanded', open);

@@ -65,7 +65,8 @@ export class Settings {
     const combat = $('#combat-card');
     const decks = new Map();
     for (const c of content.p.combat_cards) {
-      const label = c.special_action ? 'Special actions' : c.deck ? `${c.deck[0].toUpperCase()}${c.deck.slice(1)} deck` : 'Combat cards';
+      const label = c.special_action ? 'Special actions'
+        : c.deck ? `${c.deck[0].toUpperCase()}${c.deck.slice(1)} deck` : 'Combat cards';
       if (!decks.has(label)) decks.set(label, []);
       decks.get(label).push(c);
     }

@@ -116,7 +116,9 @@ export class Share {
       const cell = state.hexes.get(key(u.row, u.col)) || {};
       const where = [cell.terrain ? content.name(cell.terrain) : null,
         cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
-      return `${content.sideName(u.side)} ${content.unitName(u)} (${u.figures} figure${u.figures === 1 ? '' : 's'}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
+      const figures = `${u.figures} figure${u.figures === 1 ? '' : 's'}`;
+      const name = `${content.sideName(u.side)} ${content.unitName(u)}`;
+      return `${name} (${figures}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
     };
     const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
     const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
@@ -125,16 +127,23 @@ export class Share {
     if (b.legal) lines.push(`Ruling: roll ${b.dice} ${b.dice === 1 ? 'die' : 'dice'}.`);
     else {
       lines.push('Ruling: the battle is not allowed.');
-      for (const why of b.why_not || []) lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule)}`);
+      for (const why of b.why_not || []) {
+        lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule)}`);
+      }
     }
     for (const [i, step] of (b.breakdown || []).entries()) {
-      const n = step.dice == null ? '' : i === 0 ? String(step.dice) : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
+      const n = step.dice == null ? '' : i === 0 ? String(step.dice)
+        : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
       lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule)}`);
     }
     if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
-    if (b.legal && b.probabilities?.hits) lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
+    if (b.legal && b.probabilities?.hits) {
+      lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
+    }
     const los = b.line_of_sight;
-    if (los && los.needed !== false) lines.push(`Line of sight: ${los.clear ? 'clear' : 'blocked'}${cite('line_of_sight')}.`);
+    if (los && los.needed !== false) {
+      lines.push(`Line of sight: ${los.clear ? 'clear' : 'blocked'}${cite('line_of_sight')}.`);
+    }
     lines.push(`Link: ${link}`);
     return lines.join('\n');
   }
@@ -197,11 +206,13 @@ export class Share {
     this.load({...d.situation, title: d.title || file.name.replace(/\.m44$/i, '')}, {push: true});
     const bd = this.store.board();
     const where = (x) => (x.row === null || x.row === undefined ? 'whole board' : hexLabel(bd, x));
+    const units = count(d.situation.units.length, 'unit');
+    const hexes = count(d.situation.hexes.length, 'terrain hex', 'terrain hexes');
     const parts = [h('p', {class: 'good', id: 'import-result'},
-      `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
+      `Imported ${d.title ? `“${d.title}”` : file.name}: ${units}, ${hexes} on the ${d.situation.board} board.`)];
     if (d.unknown.length) {
       parts.push(h('p', {class: 'warn strong'},
-        `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
+        `${count(d.unknown.length, 'name')} the rules content does not know (left off the board):`),
       h('table', {class: 'unknown-table', id: 'import-unknown'},
         h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
         h('tbody', {},

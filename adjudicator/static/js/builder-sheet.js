@@ -25,7 +25,10 @@ function moreSelect({label, fk, options, value = '', empty, onChange}) {
   for (const opt of options) {
     const node = h('option', {value: opt.value}, opt.label);
     if (!opt.group) { el.append(node); continue; }
-    if (!groups.has(opt.group)) { groups.set(opt.group, h('optgroup', {label: opt.group})); el.append(groups.get(opt.group)); }
+    if (!groups.has(opt.group)) {
+      groups.set(opt.group, h('optgroup', {label: opt.group}));
+      el.append(groups.get(opt.group));
+    }
     groups.get(opt.group).append(node);
   }
   el.value = value || '';
@@ -70,10 +73,13 @@ export class Sheet {
     const unit = store.unitAt(row, col);
     const where = [cell.terrain ? content.name(cell.terrain) : 'Countryside',
       cell.obstacle ? content.name(cell.obstacle) : null].filter(Boolean).join(' + ');
-    $('#sheet-h').textContent = unit ? `${hx.label} · ${content.sideName(unit.side)} ${content.unitName(unit)} ${unit.figures}/${content.startFigures(unit)} · ${where}`
+    const strength = unit && `${unit.figures}/${content.startFigures(unit)}`;
+    $('#sheet-h').textContent = unit
+      ? `${hx.label} · ${content.sideName(unit.side)} ${content.unitName(unit)} ${strength} · ${where}`
       : `${hx.label} · ${where}`;
     const body = $('#sheet-body');
-    const section = hx.sections.length > 1 ? `on the line between the ${hx.sections.join(' and ')} sections` : `${hx.sections[0]} section`;
+    const section = hx.sections.length > 1 ? `on the line between the ${hx.sections.join(' and ')} sections`
+      : `${hx.sections[0]} section`;
     const label = (p) => hexLabel(bd, p);
 
     if (this.readonly) {
@@ -102,13 +108,22 @@ export class Sheet {
     const {content} = this;
     return h('dl', {class: 'facts-list'},
       h('dt', {}, 'Terrain'),
-      h('dd', {}, cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
+      h('dd', {},
+        cell.terrain ? h('a', {href: content.ruleUrl(cell.terrain)}, content.name(cell.terrain)) : 'Countryside'),
       cell.obstacle ? [h('dt', {}, 'Obstacle'),
         h('dd', {}, h('a', {href: content.ruleUrl(cell.obstacle)}, content.name(cell.obstacle)),
           cell.owner ? ` (owner: ${cell.owner})` : '')] : null,
-      unit ? [h('dt', {}, 'Unit'),
-        h('dd', {}, `${content.sideName(unit.side)} ${content.unitName(unit)}, ${unit.figures}/${content.startFigures(unit)} figures${unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : ''}${unit.moved ? `, moved ${unit.moved}` : ''}`)] : null,
+      unit ? [h('dt', {}, 'Unit'), h('dd', {}, this.unitFacts(unit))] : null,
       h('dt', {}, 'Where'), h('dd', {}, `Row ${row}, column ${col}, ${section}`));
+  }
+
+  /** "Allied Infantry, 3/4 figures, Camouflage, moved 1". */
+  unitFacts(unit) {
+    const {content} = this;
+    const badges = unit.badges.length ? `, ${unit.badges.map((b) => content.name(b)).join(', ')}` : '';
+    const moved = unit.moved ? `, moved ${unit.moved}` : '';
+    const name = `${content.sideName(unit.side)} ${content.unitName(unit)}`;
+    return `${name}, ${unit.figures}/${content.startFigures(unit)} figures${badges}${moved}`;
   }
 
   /** A unit's choices: its roles, edit, move, remove; the form; its move this turn. */
@@ -185,7 +200,10 @@ export class Sheet {
     parts.push(sheetRow('Obstacle',
       obstacleChoices.map((id) => chip({label: content.obstacles.get(id)?.short || content.name(id),
         aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`,
-        onclick: () => setCell((c) => { c.obstacle = c.obstacle === id ? null : id; if (!c.obstacle) c.owner = null; })})),
+        onclick: () => setCell((c) => {
+          c.obstacle = c.obstacle === id ? null : id;
+          if (!c.obstacle) c.owner = null;
+        })})),
       moreSelect({label: 'Obstacle: every kind', fk: 'sel-obstacle', value: cell.obstacle, empty: 'More…',
         options: content.p.obstacles.map((o) => ({value: o.id, label: o.name})),
         onChange: (v) => setCell((c) => { c.obstacle = v; if (!v) c.owner = null; })})));

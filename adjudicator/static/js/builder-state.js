@@ -122,7 +122,9 @@ export function compact(state) {
   if (doc.face) c.e = doc.face;
   if (doc.bottom_side !== 'allies') c.s = doc.bottom_side;
   if (doc.rules) c.r = doc.rules;
-  if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
+  if (doc.hexes.length) {
+    c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
+  }
   if (doc.units.length) {
     c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
       (u.badges || []).join('+'), u.nation || '', u.moved || 0,
@@ -148,7 +150,8 @@ export function expand(c) {
     rules: list(c.r).map(String),
     hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain,
       obstacle, owner})),
-    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved, path]) => ({
+    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved,
+      path]) => ({
       id, side, type, row, col, figures,
       start_figures: start || null,
       badges: badges ? String(badges).split('+').filter(Boolean) : [],

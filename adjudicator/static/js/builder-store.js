@@ -91,7 +91,8 @@ export class Store {
     const state = this.#state;
     const fits = (p) => this.boards[kind].hexes.some((x) => x.row === p.row && x.col === p.col);
     const at = (k) => { const [row, col] = k.split(',').map(Number); return {row, col}; };
-    const lost = state.units.filter((u) => !fits(u)).length + [...state.hexes.keys()].filter((k) => !fits(at(k))).length;
+    const lost = state.units.filter((u) => !fits(u)).length
+      + [...state.hexes.keys()].filter((k) => !fits(at(k))).length;
     state.board = kind;
     state.units = state.units.filter(fits);
     for (const k of [...state.hexes.keys()]) if (!fits(at(k))) state.hexes.delete(k);

@@ -54,7 +54,9 @@ export class View {
     if (this.readonly) return 'Tap a hex to see what is on it.';
     if (store.ui.moving) {
       const u = store.unitById(store.ui.moving);
-      return u ? `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; tap another to hear why not (Esc cancels).` : '';
+      if (!u) return '';
+      return `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; `
+        + 'tap another to hear why not (Esc cancels).';
     }
     if (!store.state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
     return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
@@ -89,6 +91,8 @@ export class View {
     if (!p || !board.scale) return;
     const wrap = $('#board-wrap');
     const x = board.x(p.col) * board.scale;
-    if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) wrap.scrollLeft = x - wrap.clientWidth / 2;
+    if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) {
+      wrap.scrollLeft = x - wrap.clientWidth / 2;
+    }
   }
 }

@@ -148,7 +148,10 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
   wide.addEventListener('change', () => view.render());
   // offline with the engine saved on this device, rulings still come (offline-engine.js says so)
   watchConnection(() => requests.schedule());
-  window.addEventListener('resize', debounce(() => { if (board.zoom === null) board.applyZoom(); view.fitDock(); }, 150));
+  window.addEventListener('resize', debounce(() => {
+    if (board.zoom === null) board.applyZoom();
+    view.fitDock();
+  }, 150));
 }
 
 async function start(data) {
@@ -162,7 +165,8 @@ async function start(data) {
   bind(parts);
   share.buildExamples();
   if (readonly) {
-    for (const el of $$('#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file')) el.disabled = true;
+    const inputs = '#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file';
+    for (const el of $$(inputs)) el.disabled = true;
     $('#import-box').hidden = true;
     $('#examples-box').hidden = true;
     $('#clear').hidden = true;

@@ -164,7 +164,8 @@ export function showNote(local) {
     note.id = 'ruled-locally';
     note.className = 'b-local muted small';
     note.setAttribute('role', 'status');
-    note.textContent = 'Ruled on this device: the server cannot be reached, so the rules engine saved on this phone answered.';
+    note.textContent = 'Ruled on this device: the server cannot be reached, '
+      + 'so the rules engine saved on this phone answered.';
     bar.before(note);
   }
   note.hidden = !local;

@@ -29,7 +29,9 @@
     const frequencies = new Map(Object.entries(t.frequencies));
     const nameWords = new Set(t.name_words);
     const indexStems = new Set();
-    for (const field of Object.keys(t.bm25.postings)) for (const stem of Object.keys(t.bm25.postings[field])) indexStems.add(stem);
+    for (const field of Object.keys(t.bm25.postings)) {
+      for (const stem of Object.keys(t.bm25.postings[field])) indexStems.add(stem);
+    }
     const synonyms = new Map(t.synonyms.map(([k, vs]) => [k.join(' '), vs]));
     let longest = 0;
     for (const [k] of t.synonyms) longest = Math.max(longest, k.length);
@@ -183,7 +185,12 @@
       const fix = known ? null : correct(ix, word);
       if (last && !ix.nameWords.has(word) && !ix.stop.has(word)) completions.set(i, complete(ix, word));
       else if (!known && fix === null) completions.set(i, complete(ix, word));
-      if (fix !== null && !(completions.get(i) || []).length) { anyCorrection = true; corrected.push(fix); } else corrected.push(word);
+      if (fix !== null && !(completions.get(i) || []).length) {
+        anyCorrection = true;
+        corrected.push(fix);
+      } else {
+        corrected.push(word);
+      }
     });
     const groups = [];
     let i = 0;
@@ -287,7 +294,9 @@
           for (const [end, weight] of consume(ix, phrase, parsed.groups, start, 1.0)) {
             const match = {start, end, weight, length: end - start};
             const old = best.get(doc);
-            if (!old || match.length > old.length || (match.length === old.length && match.weight > old.weight)) best.set(doc, match);
+            const longer = !old || match.length > old.length
+              || (match.length === old.length && match.weight > old.weight);
+            if (longer) best.set(doc, match);
           }
         }
       }

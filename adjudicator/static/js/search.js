@@ -148,7 +148,8 @@
       }
       const n = data.total;
       const dym = data.suggestion ? `. Did you mean ${data.suggestion}?` : '';
-      status.textContent = n ? `${n} matching rule${n === 1 ? '' : 's'}, use the arrow keys to choose` : `No matching rules${dym}`;
+      status.textContent = n ? `${n} matching rule${n === 1 ? '' : 's'}, use the arrow keys to choose`
+        : `No matching rules${dym}`;
       if (list.childElementCount) open(); else close();
     }
 
