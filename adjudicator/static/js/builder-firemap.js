@@ -1,4 +1,4 @@
-// The fire map (issue #13): a selected unit draws whom it can battle and with how many dice, and
+// The fire map: a selected unit draws whom it can battle and with how many dice, and
 // which enemies can battle it, from POST /api/v1/fire-map (each pair ruled exactly as /battle
 // rules it). Pairs that may not battle are drawn faint; the unit's sheet lists every pair with
 // the reason and its rule, and a button to make it the battle shown. Under the rings, a light wash

@@ -1,4 +1,4 @@
-// Move mode (issue #12): the unit sheet's "Move" asks POST /api/v1/move where the unit may end
+// Move mode: the unit sheet's "Move" asks POST /api/v1/move where the unit may end
 // its move, the board shades those hexes in two tones (may still battle / may not), a tap on a
 // shaded hex moves the unit along the engine's path (kept on the unit as `path`, so the battle
 // ruling, share links and saves all use it), and a tap anywhere else says why it cannot go there.

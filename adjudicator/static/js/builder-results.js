@@ -243,7 +243,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
         x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null,
         ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
   }
-  // Battles this one opens (issue #14 C): British battle back, French second close assault, a card's second battle.
+  // Battles this one opens: British battle back, French second close assault, a card's second battle.
   const kinds = {battle_back: 'Battle back', second_close_assault: 'Second close assault',
     second_battle: 'Second battle'};
   for (const f of b.follow_ups || []) {

@@ -1,4 +1,4 @@
-// Enter the roll (issue #13): after a legal ruling the player taps the faces the dice showed (one
+// Enter the roll: after a legal ruling the player taps the faces the dice showed (one
 // big button per face, counts shown, undo), and when they add up to the battle's dice the roll
 // goes to POST /api/v1/resolve. The outcome is told step by step (each step links its rule) and
 // drawn on the board (figures lost, retreat paths); it then chains into the retreat choice and,

@@ -88,7 +88,7 @@ export function situationDoc(state) {
     if (u.start_figures) out.start_figures = u.start_figures;
     if (u.badges.length) out.badges = [...u.badges];
     if (u.nation) out.nation = u.nation;
-    // A path says how the unit moved (issue #12): the engine derives `moved` from it.
+    // A path says how the unit moved: the engine derives `moved` from it.
     if (u.path) out.path = u.path.map((p) => ({row: p.row, col: p.col}));
     else if (u.moved) out.moved = u.moved;
     return out;
