@@ -133,7 +133,8 @@ export class Share {
     else {
       lines.push('Ruling: the battle is not allowed.');
       for (const why of b.why_not || []) {
-        lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule, why.fact)}`);
+        const told = typeof why === 'string' ? why : `${why.text}${cite(why.rule, why.fact)}`;
+        lines.push(`- ${told}`);
       }
     }
     for (const [i, step] of (b.breakdown || []).entries()) {
