@@ -1,5 +1,5 @@
 // ESLint for the site's JavaScript (`make lint`; the Makefile installs the pinned packages of
-// package.json into node_modules/). One style for every file, whether the browser loads it as an
+// package.json into tests/js/node_modules/). One style for every file, whether the browser loads it as an
 // ES module (the builder) or as a classic script (the page scripts every page loads with `defer`,
 // the engine's Web Worker, the service worker template): see docs/builder.md.
 import js from '@eslint/js';
@@ -51,7 +51,7 @@ const code = {
 };
 
 export default [
-  {ignores: ['node_modules/', '.venv/', 'instance/', 'adjudicator/static/offline/']},
+  {ignores: ['**/node_modules/', '.venv/', 'instance/', 'adjudicator/static/offline/']},
   js.configs.recommended,
   {plugins: {'@stylistic': stylistic}, rules: {...style, ...code}},
   {
@@ -79,7 +79,7 @@ export default [
       globals: {...globals.serviceworker, __VERSION__: 'readonly', __PRECACHE__: 'readonly'}},
   },
   {
-    files: ['eslint.config.js'],
+    files: ['tests/js/eslint.config.js'],
     languageOptions: {sourceType: 'module', globals: globals.node},
   },
 ];
