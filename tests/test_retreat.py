@@ -91,7 +91,9 @@ def test_retreat_never_enters_occupied_hex(rulebook: Rulebook):
                            rulebook, "T", 1)
     assert [(o.path, o.figures_lost) for o in both.options] == [((), 1)]
     assert {r.rule for r in both.breakdown} >= {"retreat"}
-    assert any("holds unit E" in r.text for r in both.breakdown)
+    occupied = [r for r in both.breakdown if r.code == "entry.occupied"]
+    assert [r.param_map["occupant"].id for r in occupied] == ["F", "E"]  # a friend blocks as an enemy does
+    assert "Axis Infantry at" in occupied[1].text and "E" not in occupied[1].text.split()
 
 
 def test_retreat_may_not_pass_through_occupied_hex(rulebook: Rulebook):

@@ -5,13 +5,12 @@ the target or made it retreat, the attacker may move into the vacated hex (take 
 unit entry says ``can_take_ground``; a unit with ``can_overrun`` that took ground may then battle
 again (armor overrun), at most ``overruns_per_turn`` times a turn (core ``armor_overrun``).
 
-Limits, all from the content: the vacated hex's ``impassable``, ``no_take_ground``,
-``take_ground_requires_unmoved`` (hedgerows), ``take_ground_limits`` (cliffs from the beach),
-mountain plateau entry, pier ``no_entry_from`` and ``no_overrun`` (marshes, rice paddies, fish
-ponds, flooded fields); a unit that entered a "must stop, may move no further" hex this turn may
-not take ground, unless the hex lists its class in ``take_ground_after_stop`` (fordable streams);
-taking ground is entering the hex, so a hex where a unit may not battle after entering (forest,
-town) or may not battle at all rules out the overrun battle.
+Whether the unit may enter the vacated hex is ``engine.entry``'s answer for taking ground (the
+terrain's ``impassable``, ``no_take_ground``, ``take_ground_requires_unmoved``,
+``take_ground_limits``, mountain and pier entry, beach climbs, a must-stop hex entered this turn).
+The overrun is a battle after entering: ``no_overrun`` (marshes, rice paddies, fish ponds,
+flooded fields), a hex where a unit may not battle after entering (forest, town) or may not
+battle at all rules it out.
 """
 
 from __future__ import annotations
@@ -19,17 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.flags import bridged, hex_text, rule_entry, unit_rules
+from adjudicator.engine.core_ids import DICE_RULE, OVERRUN, TAKE_GROUND
+from adjudicator.engine.entry import TAKE_GROUND_STEP, EntryCheck
+from adjudicator.engine.flags import hex_text, unit_rules
 from adjudicator.engine.geometry import distance
+from adjudicator.engine.lookups import rule_entry
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import DICE, core_number, counts_as
-from adjudicator.engine.rulebook import CoreRules, HexRules, Rulebook, SpecialRuleRules
+from adjudicator.engine.retreat import core_number
+from adjudicator.engine.rulebook import CoreRules, Rulebook, SpecialRuleRules
 from adjudicator.engine.situation import Situation
-
-MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
-BEACH = "beach"  # cliffs and sea bluffs limit moves between them and this terrain
-TAKE_GROUND = "take_ground"  # core entry explaining take ground
-OVERRUN = "armor_overrun"  # core entry: overruns_per_turn
 
 
 @dataclass(frozen=True)
@@ -76,7 +73,7 @@ def advance_after_close_assault(
     if attacker.side == target.side:
         tg.append(Reason(TAKE_GROUND, "The target is a friendly unit: there is no ground to take."))
         blocked = True
-    close_range = int(core_number(rulebook, DICE, "close_assault_range"))
+    close_range = int(core_number(rulebook, DICE_RULE, "close_assault_range"))
     dist = distance(attacker.hex, target.hex)
     if dist != close_range:
         tg.append(Reason(TAKE_GROUND, (
@@ -87,76 +84,14 @@ def advance_after_close_assault(
         tg.append(Reason(attacker.profile, f"{name} may never take ground."))
         blocked = True
 
-    here = s.hex_state(attacker.hex)
-    there = s.hex_state(target.hex)
-    for feature in here.features():
-        hex_rules = rb.rules.get(feature)
-        if not isinstance(hex_rules, HexRules):
-            continue
-        if cls in hex_rules.must_stop and attacker.moved > 0:
-            if cls in hex_rules.take_ground_after_stop:
-                tg.append(Reason(feature, (
-                    f"The unit entered {rb.names[feature]} this turn and had to stop there, but it may still take "
-                    f"ground from it."
-                )))
-            else:
-                tg.append(Reason(feature, (
-                    f"The unit entered {rb.names[feature]} this turn: it had to stop and may move no further, so it "
-                    f"may not take ground."
-                )))
-                blocked = True
-        if hex_rules.leave_only_to_plateau and not counts_as(s, rb, target.hex, hex_rules.leave_only_to_plateau):
-            tg.append(Reason(feature, (
-                f"A unit leaving {rb.names[feature]} may go only to {', '.join(hex_rules.leave_only_to_plateau)}."
-            )))
-            blocked = True
-
-    if there.impassable:
-        tg.append(Reason(MOVEMENT, f"The scenario declares {hex_text(s, target.hex)} impassable: no unit may take "
-                                   "ground there."))
-        blocked = True
-    beach_from, beach_to = counts_as(s, rb, attacker.hex, (BEACH,)), counts_as(s, rb, target.hex, (BEACH,))
-    for feature in (*(there.features() if beach_from else ()), *(here.features() if beach_to else ())):
-        hex_rules = rb.rules.get(feature)
-        if isinstance(hex_rules, HexRules) and cls in hex_rules.beach_climb_forbidden:
-            tg.append(Reason(feature, (
-                f"{cls.capitalize()} may not move between {rb.names[feature]} and the beach, so it may not take "
-                "ground there.")))
-            blocked = True
+    entry = EntryCheck(s, rb, attacker, TAKE_GROUND_STEP)
+    refusals = entry.refusals(attacker.hex, target.hex)
+    tg.extend(entry.allowances(attacker.hex, target.hex))
+    tg.extend(refusals)
+    blocked = blocked or bool(refusals)
     no_overrun: list[Reason] = []
-    for feature in there.features():
-        hex_rules = rb.rules.get(feature)
-        if not isinstance(hex_rules, HexRules):
-            continue
+    for feature, hex_rules in entry.features(target.hex):
         fname = rb.names[feature]
-        if cls in hex_rules.impassable and not bridged(s, rb, target.hex):
-            tg.append(Reason(feature, f"{fname} is impassable to {cls}: the unit may not take ground there."))
-            blocked = True
-        if cls in hex_rules.no_take_ground:
-            tg.append(Reason(feature, f"{cls.capitalize()} may not take ground into {fname}."))
-            blocked = True
-        if cls in hex_rules.take_ground_requires_unmoved and attacker.moved > 0:
-            tg.append(Reason(feature, (
-                f"{cls.capitalize()} may take ground into {fname} only if it did not move this turn; it moved "
-                f"{attacker.moved}."
-            )))
-            blocked = True
-        elif cls in hex_rules.take_ground_requires_unmoved:
-            tg.append(Reason(feature, f"{fname}: the unit did not move this turn, so it may take ground."))
-        for limit in hex_rules.take_ground_limits:
-            if cls in limit.unit_classes and counts_as(s, rb, attacker.hex, limit.from_terrains):
-                tg.append(Reason(feature, (
-                    f"{cls.capitalize()} may not take ground into {fname} from {', '.join(limit.from_terrains)}."
-                )))
-                blocked = True
-        if hex_rules.enter_only_from_plateau and not counts_as(s, rb, attacker.hex, hex_rules.enter_only_from_plateau):
-            tg.append(Reason(feature, (
-                f"{fname} may be entered only from {', '.join(hex_rules.enter_only_from_plateau)}."
-            )))
-            blocked = True
-        if hex_rules.no_entry_from and counts_as(s, rb, attacker.hex, hex_rules.no_entry_from):
-            tg.append(Reason(feature, f"{fname} may not be entered from {', '.join(hex_rules.no_entry_from)}."))
-            blocked = True
         if cls in hex_rules.no_overrun:
             no_overrun.append(Reason(feature, (
                 f"{cls.capitalize()} that takes ground into {fname} may not make an armor overrun."

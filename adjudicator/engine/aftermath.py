@@ -15,15 +15,14 @@ from typing import Any
 
 from adjudicator.engine.advance import AdvanceResult, advance_after_close_assault
 from adjudicator.engine.battle import BattleRuling, battle_rule
+from adjudicator.engine.core_ids import RETREAT
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.odds import joint
+from adjudicator.engine.odds import exact, joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
 from adjudicator.engine.rulebook import CardRules, Rulebook
 from adjudicator.engine.situation import Situation
-
-RETREAT_RULE = "retreat"
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def battle_aftermath(
         for (hits, flags), chance in joint(odds.dice, odds.hit_chance, odds.flag_chance).items():
             if hits >= target.figures or lost[flags] >= target.figures - hits:
                 eliminate += chance
-        notes.append(Reason(RETREAT_RULE, "The chance to eliminate after retreat counts hits, then the figures a "
+        notes.append(Reason(RETREAT, "The chance to eliminate after retreat counts hits, then the figures a "
                                           "blocked retreat costs when the target's owner retreats to lose the "
                                           "fewest; dice rolled when retreating onto a hazard are not included"))
     return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
@@ -96,10 +95,6 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
                                        overruns_this_turn=int(ruling.overrun_battle))
-
-
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 def aftermath_json(after: Aftermath) -> dict[str, Any]:
@@ -133,6 +128,6 @@ def aftermath_json(after: Aftermath) -> dict[str, Any]:
         out["overrun_reasons"] = [x.to_dict() for x in after.advance.overrun_reasons]
     if after.eliminate_after_retreat is not None:
         out["eliminate_after_retreat"] = round(float(after.eliminate_after_retreat), 4)
-        out["eliminate_after_retreat_exact"] = _exact(after.eliminate_after_retreat)
+        out["eliminate_after_retreat_exact"] = exact(after.eliminate_after_retreat)
     out["aftermath_notes"] = [n.to_dict() for n in after.notes]
     return out

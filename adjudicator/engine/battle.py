@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from adjudicator.engine.advance import OVERRUN
+from adjudicator.engine.core_ids import BATTLE_RULES, BEACH, DICE_RULE, JAPANESE, LOS_RULE, OVERRUN
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import Board, Hex, distance
-from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbols, special_rules_in_effect
-from adjudicator.engine.los import LOS_RULE, LineOfSight, hex_json, line_of_sight, los_json, plateau_group
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.hits import HitSymbols, die_faces, hit_symbols
+from adjudicator.engine.lookups import card_orders, elevation, is_a, nations_in_effect, special_rules_in_effect
+from adjudicator.engine.los import LineOfSight, line_of_sight, los_json, plateau_group
 from adjudicator.engine.movement import check_path
 from adjudicator.engine.odds import Odds, battle_odds, odds_json
 from adjudicator.engine.reasons import Reason
@@ -34,12 +35,8 @@ from adjudicator.engine.rulebook import (
     Rulebook,
     UnitRules,
 )
-from adjudicator.engine.situation import HexState, Situation, Unit
-
-BATTLE_RULES = ("battle", DICE_RULE)
-"""Core entries for the general battle rules, most specific first (the first that exists is cited)."""
-BEACH = "beach"  # the terrain that, with open countryside, lets sandbags count
-JAPANESE = "japanese"  # the nation code a ``target_japanese`` reduction protects
+from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import plural
 
 
 @dataclass(frozen=True)
@@ -103,25 +100,8 @@ def battle_rule(rulebook: Rulebook) -> str:
     return next(r for r in BATTLE_RULES if r in rulebook.kinds)
 
 
-def is_a(rulebook: Rulebook, entry_id: str, family: str) -> bool:
-    """``entry_id`` is ``family`` or a variant of it (``winter_forest`` is a ``forest``)."""
-    seen: set[str] = set()
-    current: str | None = entry_id
-    while current is not None and current not in seen:
-        if current == family:
-            return True
-        seen.add(current)
-        current = rulebook.bases.get(current)
-    return False
-
-
 def _plural(n: int, word: str = "die") -> str:
-    plurals = {"die": "dice", "hex": "hexes"}
-    return f"{n} {word if abs(n) == 1 else plurals.get(word, word + 's')}"
-
-
-def _elevation(rulebook: Rulebook, state: HexState) -> int:
-    return max((rulebook.hex_rules(f).elevation for f in state.features()), default=0)
+    return plural(n, word, {"die": "dice", "hex": "hexes"}.get(word))
 
 
 class _Assessor:
@@ -222,7 +202,7 @@ class _Assessor:
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
         card = self.rulebook.rules.get(self.card) if self.card else None
         if (isinstance(card, CardRules) and card.move_and_battle is not None and card.move_and_battle > limit
-                and self.card_orders(card)):
+                and card_orders(self.rulebook, card, self.attacker)):
             limit, source = card.move_and_battle, str(self.card)
             self.notes.append(Reason(source, f"{self.name(source)}: the unit it orders may move up to "
                                              f"{_plural(limit, 'hex')} and still battle"))
@@ -266,15 +246,6 @@ class _Assessor:
                 self.why_not.append(Reason(self.attacker.profile, (
                     f"{self.a_name} moved onto {self.name(feature)} this turn: it must clear it instead of battling "
                     "(if it cannot, it goes off)")))
-
-    def card_orders(self, card: CardRules) -> bool:
-        """Whether the command card may order the attacker (its unit lists, then its classes)."""
-        ids = {self.attacker.profile, self.attacker.type}
-        if ids & set(card.excludes_units):
-            return False
-        if ids & set(card.orders_units):
-            return True
-        return not card.orders_unit_classes or self.a_class in card.orders_unit_classes
 
     def check_own_hex(self) -> None:
         """Terrain of the attacker's hex that forbids battling (entering it, being in it)."""
@@ -489,7 +460,8 @@ class _Assessor:
         return True, "; ".join(t for t in said if t)
 
     def condition(self, feature: str, rules: HexRules, condition: str) -> tuple[bool, str]:
-        a_elev, t_elev = _elevation(self.rulebook, self.a_state), _elevation(self.rulebook, self.t_state)
+        a_elev = elevation(self.situation, self.rulebook, self.attacker.hex)
+        t_elev = elevation(self.situation, self.rulebook, self.target.hex)
         if condition == "from_below":
             if a_elev < t_elev:
                 return True, "the attacker battles from below"
@@ -543,24 +515,8 @@ class _Assessor:
                                               f"-{_plural(amount)}", -amount))
         return amount
 
-    def rule_in_effect(self, rule: str) -> bool:
-        """``rule`` is a situation ``rules`` id, or the content id of the entry that defines one."""
-        situation_id = getattr(self.rulebook.rules.get(rule), "situation_id", None)
-        return self.situation.rule(rule) or (bool(situation_id) and self.situation.rule(situation_id))
-
     def nations(self) -> list[tuple[str, NationRules]]:
-        nation = self.attacker.nation
-        if not nation:
-            return []
-        found: list[tuple[str, NationRules]] = []
-        for entry_id in self.rulebook.ids_of_kind("nation"):
-            rules = self.rulebook.rules[entry_id]
-            if not isinstance(rules, NationRules) or nation not in rules.nation_codes:
-                continue
-            if rules.requires_rule and not self.rule_in_effect(rules.requires_rule):
-                continue
-            found.append((entry_id, rules))
-        return found
+        return nations_in_effect(self.situation, self.rulebook, self.attacker)[0]
 
     def modifier_sources(self) -> Iterable[tuple[str, tuple[DiceModifier, ...]]]:
         for entry_id, kind in ((self.card, CardRules), (self.combat_card, CombatCardRules)):

@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.aftermath import RETREAT_RULE
-from adjudicator.engine.battle import is_a, unit_json
+from adjudicator.engine.battle import unit_json
+from adjudicator.engine.core_ids import DICE_RULE, RETREAT
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, STAR, die_faces, special_rules_in_effect
+from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
+from adjudicator.engine.lookups import is_a, special_rules_in_effect
 from adjudicator.engine.odds import Odds, battle_odds, odds_json
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
@@ -113,7 +114,7 @@ def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, targ
     try:
         retreat = retreat_options(situation, rulebook, target.id, 1, card=card)
     except IllegalSituation as exc:
-        notes.append(Reason(RETREAT_RULE, f"The retreat cannot be computed: {exc.message}"))
+        notes.append(Reason(RETREAT, f"The retreat cannot be computed: {exc.message}"))
     notes.append(Reason(card, f"{name} is an attack by the card: no unit battles, so nothing takes ground or "
                               "overruns"))
     return CardAttack(card, side, target, tuple(group), tuple(dict.fromkeys(why_not)), max(dice, 0),

@@ -24,8 +24,8 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
-from adjudicator.engine.geometry import Board, Hex, distance
-from adjudicator.engine.los import hex_json, sight_map
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.los import sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 

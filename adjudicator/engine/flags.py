@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.lookups import nations_in_effect
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import (
     BadgeRules,
@@ -43,24 +44,6 @@ def hex_text(situation: Situation, unit_or_hex: Any) -> str:
     return f"{situation.board.label(h)} (row {h.row}, col {h.col})"
 
 
-def rule_in_effect(situation: Situation, rulebook: Rulebook, rule: str) -> bool:
-    """``rule`` may be a situation ``rules`` id or the content id of the entry that defines it."""
-    if situation.rule(rule):
-        return True
-    situation_id = getattr(rulebook.rules.get(rule), "situation_id", None)
-    return bool(situation_id) and situation.rule(situation_id)
-
-
-def rule_entry(rulebook: Rulebook, rule: str) -> str:
-    """The content id to cite for a situation rule id (or the id itself when it is one)."""
-    if rule in rulebook.kinds:
-        return rule
-    for entry_id, rules in rulebook.rules.items():
-        if getattr(rules, "situation_id", None) == rule:
-            return entry_id
-    return rule
-
-
 def unit_rules(rulebook: Rulebook, unit: Unit) -> UnitRules:
     return rulebook.unit(unit.profile)
 
@@ -68,27 +51,11 @@ def unit_rules(rulebook: Rulebook, unit: Unit) -> UnitRules:
 def nation_entries(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[list[str], list[Reason]]:
     """Nation entries whose ``nation_codes`` name the unit's nation and whose required special rule
     (if any) is in effect. Entries skipped for a missing rule are reported."""
-    found: list[str] = []
-    skipped: list[Reason] = []
-    if not unit.nation:
-        return found, skipped
-    for entry_id in rulebook.ids_of_kind("nation"):
-        rules = rulebook.rules[entry_id]
-        if not isinstance(rules, NationRules) or unit.nation not in rules.nation_codes:
-            continue
-        if rules.requires_rule and not rule_in_effect(situation, rulebook, rules.requires_rule):
-            skipped.append(Reason(entry_id, (
-                f"{rulebook.names[entry_id]} rules apply only when the special rule "
-                f"'{rules.requires_rule}' is in effect; it is not listed in the situation's rules."
-            )))
-            continue
-        found.append(entry_id)
-    return found, skipped
-
-
-def bridged(situation: Situation, rulebook: Rulebook, h: Any) -> bool:
-    return any(rulebook.hex_rules(f).is_bridge for f in situation.hex_state(h).features()
-               if isinstance(rulebook.rules.get(f), HexRules))
+    found, skipped = nations_in_effect(situation, rulebook, unit)
+    return [entry_id for entry_id, _ in found], [Reason(entry_id, (
+        f"{rulebook.names[entry_id]} rules apply only when the special rule "
+        f"'{rules.requires_rule}' is in effect; it is not listed in the situation's rules."
+    )) for entry_id, rules in skipped]
 
 
 def _count_text(count: int | None) -> str:

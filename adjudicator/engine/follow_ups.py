@@ -21,7 +21,7 @@ from typing import Any
 from adjudicator.engine.battle import BattleRuling
 from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.hits import die_faces, hit_symbols
-from adjudicator.engine.odds import battle_odds, joint, odds_json
+from adjudicator.engine.odds import battle_odds, exact, joint, odds_json
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import CardRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -52,7 +52,7 @@ class FollowUp:
             out["probabilities"] = list(self.odds)
         if self.chance is not None:
             out["chance"] = round(float(self.chance), 4)
-            out["chance_exact"] = f"{self.chance.numerator}/{self.chance.denominator}"
+            out["chance_exact"] = exact(self.chance)
         return out
 
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES
+from adjudicator.engine.lookups import special_rules_in_effect
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CardRules, CoreRules, Rulebook, SpecialRuleRules, UnitRules
-from adjudicator.engine.situation import Situation, Unit, situation_rule_ids
+from adjudicator.engine.rulebook import CardRules, CoreRules, Rulebook, UnitRules
+from adjudicator.engine.situation import Situation, Unit
 
-DICE_RULE = "range_and_dice"
-"""The core entry that defines the battle die (``die_faces``)."""
-HIT_RULES = ("resolving_hits", DICE_RULE)
-"""Core entries on which faces hit what, most specific first (the first that exists is cited)."""
 ALWAYS_HITS = "grenade"
 STAR = "star"
 
@@ -37,20 +35,6 @@ class HitSymbols:
     def reason_for(self, face: str) -> Reason | None:
         """The reason given about ``face`` (why it hits, or why it does not), if any."""
         return next((r for f, r in zip(self.faces, self.reasons, strict=False) if f == face), None)
-
-
-def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tuple[str, SpecialRuleRules]]:
-    """(entry id, rules) of the special rules the situation's ``rules`` list switches on."""
-    if not situation.rules_in_effect:  # the common case; spares a scan of every entry per battle
-        return []
-    ids = situation_rule_ids(rulebook)
-    out: list[tuple[str, SpecialRuleRules]] = []
-    for situation_id in sorted(situation.rules_in_effect):
-        entry_id = ids.get(situation_id)
-        rules = rulebook.rules.get(entry_id) if entry_id else None
-        if entry_id and isinstance(rules, SpecialRuleRules):
-            out.append((entry_id, rules))
-    return out
 
 
 def hit_symbols(

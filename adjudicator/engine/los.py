@@ -22,18 +22,16 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
+from adjudicator.engine.core_ids import LOS_RULE
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import Board, Hex, distance
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import HexRules, Rulebook
 from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
 from adjudicator.engine.situation import HexState, Situation
 
 __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
-           "hex_json", "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
-
-LOS_RULE = "line_of_sight"
-"""The core content entry every line-of-sight ruling cites."""
+           "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
 
 READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crossed"}
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
@@ -389,15 +387,6 @@ def _line_blocked(sight: BoardSight, line: Trace, obstruct: int) -> bool:
 
 def _dedupe(reasons: Iterable[Reason]) -> list[Reason]:
     return list(dict.fromkeys(reasons))
-
-
-def hex_json(board: Board, h: Hex) -> dict[str, Any]:
-    out: dict[str, Any] = {"row": h.row, "col": h.col}
-    if board.contains(h):
-        out["label"] = board.label(h)
-    else:
-        out["on_board"] = False
-    return out
 
 
 def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:

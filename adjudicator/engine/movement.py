@@ -31,22 +31,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.budget import charge
+from adjudicator.engine.core_ids import MOVEMENT
+from adjudicator.engine.entry import MOVE, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import bridged, hex_text
-from adjudicator.engine.geometry import Hex, distance
-from adjudicator.engine.hits import special_rules_in_effect
+from adjudicator.engine.flags import hex_text
+from adjudicator.engine.geometry import Hex, distance, hex_json
+from adjudicator.engine.lookups import bridged, card_orders, counts_as, nations_in_effect, special_rules_in_effect
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import counts_as
-from adjudicator.engine.rulebook import CardRules, HexRules, NationRules, Rulebook, UnitRules
+from adjudicator.engine.rulebook import CardRules, HexRules, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import plural
 
-MOVEMENT = "movement"  # core entry: one unit per hex, never through another unit
-BEACH = "beach"  # the terrain a cliff or sea bluff's beach climb is measured against
 INF = 99
 
 
-def _plural(n: int, word: str = "hex") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}es" if word == "hex" else f"{n} {word}s"
+def _plural(n: int) -> str:
+    return plural(n, "hex", "hexes")
 
 
 @dataclass(frozen=True)
@@ -107,16 +107,6 @@ class MoveRuling:
     after_battle: bool = False
 
 
-def _card_orders(rulebook: Rulebook, card: CardRules, unit: Unit) -> bool:
-    """Whether the command card may order the unit (its unit lists, then its classes)."""
-    ids = {unit.profile, unit.type}
-    if ids & set(card.excludes_units):
-        return False
-    if ids & set(card.orders_units):
-        return True
-    return not card.orders_unit_classes or rulebook.unit(unit.profile).unit_class in card.orders_unit_classes
-
-
 def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None,
                  after_battle: bool = False, start: Hex | None = None) -> MoveProfile:
     """The unit's allowance and move-and-battle limit: its entry, raised by a card that orders it,
@@ -139,7 +129,7 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
         cname = rulebook.names[card]
         if unit.profile in card_rules.excludes_units or unit.type in card_rules.excludes_units:
             why_not.append(Reason(card, f"{cname} may not order {name}"))
-        elif not _card_orders(rulebook, card_rules, unit):
+        elif not card_orders(rulebook, card_rules, unit):
             notes.append(Reason(card, f"{cname} orders {card_rules.orders or 'other units'}: check that it could "
                                       f"order {name}"))
         else:
@@ -157,7 +147,7 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                 notes.append(Reason(card, f"{cname}: terrain movement restrictions do not apply to this move; "
                                           "impassable hexes, other units and terrain battle restrictions still do"))
         if after_battle:
-            if not _card_orders(rulebook, card_rules, unit):
+            if not card_orders(rulebook, card_rules, unit):
                 why_not.append(Reason(card, f"{cname} does not order {name}, so it gives it no move after battling"))
             elif card_rules.move_after_battle is None:
                 why_not.append(Reason(card, f"{cname} gives no move after the battle"))
@@ -183,14 +173,8 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                 road_max, road_max_rule = limit.road_max_move, rule_id
     close_limit: int | None = None
     close_rule: str | None = None
-    if unit.nation and rules.battles:
-        for entry_id in rulebook.ids_of_kind("nation"):
-            nation = rulebook.rules[entry_id]
-            if not isinstance(nation, NationRules) or unit.nation not in nation.nation_codes:
-                continue
-            if nation.requires_rule and not (situation.rule(nation.requires_rule) or situation.rule(
-                    getattr(rulebook.rules.get(nation.requires_rule), "situation_id", None) or "")):
-                continue
+    if rules.battles:
+        for entry_id, nation in nations_in_effect(situation, rulebook, unit)[0]:
             value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
             if value is not None and value > battle and (not classes or cls in classes):
                 close_limit, close_rule = value, entry_id
@@ -218,17 +202,13 @@ class _Mover:
         self.start = start
         self.check_units = check_units
         self.name = rulebook.names[unit.profile]
-        self._features: dict[Hex, tuple[tuple[str, HexRules], ...]] = {}
+        self.entry = EntryCheck(situation, rulebook, unit, MOVE, other_units=check_units,
+                                terrain_lifted_by=profile.ignores_terrain)
         self._elev: dict[Hex, int] = {}
         self._road: dict[Hex, bool] = {}
 
     def features(self, h: Hex) -> tuple[tuple[str, HexRules], ...]:
-        found = self._features.get(h)
-        if found is None:
-            found = tuple((f, r) for f in self.s.hex_state(h).features()
-                          if isinstance(r := self.rb.rules.get(f), HexRules))
-            self._features[h] = found
-        return found
+        return self.entry.features(h)
 
     def elevation(self, h: Hex) -> int:
         if h not in self._elev:
@@ -241,49 +221,11 @@ class _Mover:
         return self._road[h]
 
     def is_beach(self, h: Hex) -> bool:
-        return counts_as(self.s, self.rb, h, (BEACH,))
+        return self.entry.is_beach(h)
 
     def block(self, frm: Hex, to: Hex, first: bool) -> Reason | None:
-        """Why the unit may not step from ``frm`` onto ``to``, or None."""
-        s, rb, cls = self.s, self.rb, self.cls
-        where = hex_text(s, to)
-        if self.check_units:
-            occupant = s.unit_at(to)
-            if occupant is not None and occupant.id != self.unit.id:
-                return Reason(MOVEMENT, f"{where} holds unit {occupant.id}: no unit moves onto or through another")
-        if s.hex_state(to).impassable:
-            return Reason(MOVEMENT, f"The scenario declares {where} impassable: no unit may enter it")
-        for feature, rules in self.features(to):
-            if cls in rules.impassable and not bridged(s, rb, to) and not any(
-                    feature in getattr(rb.rules.get(b), "stands_on", ()) for b in self.unit.badges):
-                return Reason(feature, f"{rb.names[feature]} at {where} is impassable to {cls}")
-        if self.rules.moves_only_on and not counts_as(s, rb, to, self.rules.moves_only_on):
-            return Reason(self.unit.profile, f"{self.name} moves only on "
-                                             f"{', '.join(rb.names.get(t, t) for t in self.rules.moves_only_on)}; "
-                                             f"{where} is not one")
-        if self.p.ignores_terrain:
-            return None
-        for feature, rules in self.features(to):
-            fname = rb.names[feature]
-            if rules.enter_only_from_adjacent and not first:
-                return Reason(feature, f"{fname} ({where}) may be entered only by a unit that starts its move next "
-                                       "to it")
-            if rules.enter_only_from_plateau and not counts_as(s, rb, frm, rules.enter_only_from_plateau):
-                return Reason(feature, f"{fname} ({where}) may be entered only from "
-                                       f"{', '.join(rules.enter_only_from_plateau)}; {hex_text(s, frm)} is not")
-            if rules.no_entry_from and counts_as(s, rb, frm, rules.no_entry_from):
-                return Reason(feature, f"{fname} ({where}) may not be entered from "
-                                       f"{', '.join(rules.no_entry_from)}")
-            if cls in rules.beach_climb_forbidden and self.is_beach(frm):
-                return Reason(feature, f"{cls.capitalize()} may not move up onto {fname} from the beach")
-        for feature, rules in self.features(frm):
-            fname = rb.names[feature]
-            if cls in rules.beach_climb_forbidden and self.is_beach(to):
-                return Reason(feature, f"{cls.capitalize()} may not move down from {fname} onto the beach")
-            if rules.leave_only_to_plateau and not counts_as(s, rb, to, rules.leave_only_to_plateau):
-                return Reason(feature, f"A unit leaving {fname} may go only to "
-                                       f"{', '.join(rules.leave_only_to_plateau)}; {where} is not")
-        return None
+        """Why the unit may not step from ``frm`` onto ``to``, or None (``engine.entry``, for a move)."""
+        return self.entry.refusal(frm, to, first)
 
     def cost(self, frm: Hex, to: Hex) -> tuple[int, Reason | None]:
         """Hexes this step counts: 1, or a climb cost (steep hill; cliff or sea bluff to/from a beach)."""
@@ -633,13 +575,9 @@ def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:
     return out
 
 
-def _hex(situation: Situation, h: Hex) -> dict[str, Any]:
-    return {"row": h.row, "col": h.col, "label": situation.board.label(h)}
-
-
 def _option_json(situation: Situation, o: MoveOption) -> dict[str, Any]:
     return {
-        **_hex(situation, o.end),
+        **hex_json(situation.board, o.end),
         "path": [{"row": h.row, "col": h.col} for h in o.path],
         "hexes_moved": o.hexes_moved,
         "may_battle": o.may_battle,
@@ -657,7 +595,7 @@ def destination_json(situation: Situation, ruling: MoveRuling, to: Hex) -> dict[
             return {"reachable": True, **_option_json(situation, o)}
     for h, why in ruling.unreachable:
         if h == to:
-            return {"reachable": False, **_hex(situation, h), "why": [r.to_dict() for r in why]}
+            return {"reachable": False, **hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
     if to == ruling.unit.hex:
         why = [Reason(MOVEMENT, "The unit already stands there: an ordered unit need not move")]
     elif ruling.why_not:
@@ -666,7 +604,7 @@ def destination_json(situation: Situation, ruling: MoveRuling, to: Hex) -> dict[
         p = ruling.profile
         why = [Reason(p.allowance_rule, f"{hex_text(situation, to)} is {_plural(distance(ruling.unit.hex, to))} "
                                         f"away, farther than it may move ({_plural(p.allowance)})")]
-    return {"reachable": False, **_hex(situation, to), "why": [r.to_dict() for r in why]}
+    return {"reachable": False, **hex_json(situation.board, to), "why": [r.to_dict() for r in why]}
 
 
 def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex | None = None) -> dict[str, Any]:
@@ -678,7 +616,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: 
         "card": ruling.card,
         "combat_card": ruling.combat_card,
         "after_battle": ruling.after_battle,
-        "from": _hex(situation, ruling.unit.hex),
+        "from": hex_json(situation.board, ruling.unit.hex),
         "allowance": p.allowance if not ruling.why_not else 0,
         "allowance_rule": p.allowance_rule,
         "move_and_battle": max(p.battle_limit, 0) if not ruling.why_not else 0,
@@ -686,6 +624,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: 
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
         "reachable": [_option_json(situation, o) for o in ruling.reachable],
-        "unreachable": [{**_hex(situation, h), "why": [r.to_dict() for r in why]} for h, why in ruling.unreachable],
+        "unreachable": [{**hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
+                        for h, why in ruling.unreachable],
         **extra,
     }

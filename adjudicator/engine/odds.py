@@ -81,7 +81,8 @@ def battle_odds(dice: int, faces: Mapping[str, int], hit_symbols: Sequence[str],
     )
 
 
-def _exact(value: Fraction) -> str:
+def exact(value: Fraction) -> str:
+    """A probability as the exact fraction ``"n/d"`` answers carry beside the rounded float."""
     return f"{value.numerator}/{value.denominator}"
 
 
@@ -90,18 +91,18 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     return {
         "dice": odds.dice,
         "hit_chance_per_die": round(float(odds.hit_chance), 4),
-        "hit_chance_per_die_exact": _exact(odds.hit_chance),
+        "hit_chance_per_die_exact": exact(odds.hit_chance),
         "flag_chance_per_die": round(float(odds.flag_chance), 4),
-        "flag_chance_per_die_exact": _exact(odds.flag_chance),
+        "flag_chance_per_die_exact": exact(odds.flag_chance),
         "hits": [round(float(p), 4) for p in odds.hits],
-        "hits_exact": [_exact(p) for p in odds.hits],
+        "hits_exact": [exact(p) for p in odds.hits],
         "expected_hits": round(float(odds.expected_hits), 4),
-        "expected_hits_exact": _exact(odds.expected_hits),
+        "expected_hits_exact": exact(odds.expected_hits),
         "eliminate": round(float(odds.eliminate), 4),
-        "eliminate_exact": _exact(odds.eliminate),
+        "eliminate_exact": exact(odds.eliminate),
         "target_figures": odds.figures,
         "flags": [round(float(p), 4) for p in odds.flags],
-        "flags_exact": [_exact(p) for p in odds.flags],
+        "flags_exact": [exact(p) for p in odds.flags],
         "expected_flags": round(float(odds.expected_flags), 4),
-        "expected_flags_exact": _exact(odds.expected_flags),
+        "expected_flags_exact": exact(odds.expected_flags),
     }

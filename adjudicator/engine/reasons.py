@@ -6,16 +6,18 @@ Every number the engine returns is explained by a list of these. A reason carrie
 - ``code``: a stable name for the *shape* of the sentence (``battle.out_of_range``), listed with
   its English template in ``engine/wording.py``, so a client can word it (other languages, shorter
   labels) without parsing sentences;
-- ``params``: what the sentence speaks of — units (``UnitRef``), hexes (``HexRef``), numbers,
-  content ids — as JSON-ready values;
+- ``params``: what the sentence speaks of — units (``UnitRef``), hexes (``HexRef``), content
+  entries (``EntryRef``), numbers, plain words — as JSON-ready values;
 - ``text``: the English sentence a referee reads aloud, made from the template and ``params``.
   It names units as players see them ("Axis Armor at D7"), never by their ids;
 - ``fact``: the structured field of ``rule`` that decides the step (``dice_reductions``), when one
   does, so the citation can point at the one passage that holds it;
 - ``dice``: the change in dice this step makes (battle breakdowns).
 
-Reasons are frozen and hashable (the engine de-duplicates them), so ``params`` is a tuple of
-``(name, value)`` pairs; ``to_dict`` gives the JSON object."""
+Reasons are made with ``engine.wording.say``. They are frozen and hashable (the engine
+de-duplicates them), so ``params`` is a tuple of ``(name, value)`` pairs. The text is rendered
+when first read: a ruling builds many reasons its answer never shows (a fire map's breakdowns),
+and filling a template costs several times more than building the reason."""
 
 from __future__ import annotations
 
@@ -64,13 +66,29 @@ class UnitRef:
         return {"unit": self.id, "side": self.side, "type": self.type, **self.at.to_json(), "name": self.name}
 
 
-ParamValue: TypeAlias = str | int | float | bool | HexRef | UnitRef | tuple["ParamValue", ...] | None
+@dataclass(frozen=True)
+class EntryRef:
+    """A content entry a reason speaks of (a terrain, a card, a nation): its name in the text,
+    its id (``/rules/<kind>/<id>``) for clients that word the reason themselves."""
+
+    id: str
+    kind: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entry": self.id, "kind": self.kind, "name": self.name}
+
+
+ParamValue: TypeAlias = str | int | bool | HexRef | UnitRef | EntryRef | tuple["ParamValue", ...] | None
 Params = tuple[tuple[str, ParamValue], ...]
 
 
 def param_json(value: ParamValue) -> Any:
     """The JSON form of one parameter: refs as objects, tuples as lists, scalars as they are."""
-    if isinstance(value, (HexRef, UnitRef)):
+    if isinstance(value, (HexRef, UnitRef, EntryRef)):
         return value.to_json()
     if isinstance(value, tuple):
         return [param_json(v) for v in value]

@@ -23,22 +23,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult
+from adjudicator.engine.advance import AdvanceResult
 from adjudicator.engine.aftermath import advance_with_card
 from adjudicator.engine.battle import BattleRuling, battle_rule, ruling_json
 from adjudicator.engine.card_attack import CardAttack, card_attack_json
+from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES, MEDALS, OVERRUN, RETREAT, TAKE_GROUND
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, HIT_RULES, STAR, die_faces
+from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
 from adjudicator.engine.odds import FLAG_FACE
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import RETREAT, RetreatResult, retreat_options
+from adjudicator.engine.retreat import RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import plural
 
 ROLLED = "rolled"  # the request field every problem with the roll is reported on
 MAX_ROLLED = 12  # most dice of one face accepted: more than any battle rolls
-MEDALS = "medals"  # core entry: the last figure of a unit is a medal
 
 VACATED = ("eliminated", "retreated", "owner_choice", "held", "unknown")
 """What happens to the target's hex: emptied by elimination or by a retreat every choice makes;
@@ -47,8 +48,7 @@ computable (a retreat the engine cannot compute, such as a train's)."""
 
 
 def _plural(n: int, word: str) -> str:
-    plurals = {"die": "dice", "hex": "hexes", "figure": "figures", "flag": "flags", "hit": "hits"}
-    return f"{n} {word if n == 1 else plurals.get(word, word + 's')}"
+    return plural(n, word, {"die": "dice", "hex": "hexes"}.get(word))
 
 
 def parse_rolled(value: object, rulebook: Rulebook) -> dict[str, int]:

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.flags import hex_text, rule_entry, rule_in_effect, unit_rules
+from adjudicator.engine.core_ids import RESUPPLY
+from adjudicator.engine.flags import hex_text, unit_rules
+from adjudicator.engine.lookups import rule_entry, rule_in_effect
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
-
-RESUPPLY = "resupply"  # the action entry
 
 
 @dataclass(frozen=True)

@@ -31,23 +31,16 @@ from functools import cache, cached_property
 from typing import Any
 
 from adjudicator.engine.budget import charge
+from adjudicator.engine.core_ids import DICE_RULE, RETREAT
+from adjudicator.engine.entry import RETREAT_STEP, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import (
-    FlagAllowance,
-    bridged,
-    flags_ignorable,
-    hex_text,
-    nation_entries,
-    unit_rules,
-)
+from adjudicator.engine.flags import FlagAllowance, flags_ignorable, hex_text, nation_entries, unit_rules
 from adjudicator.engine.geometry import Hex
+from adjudicator.engine.odds import binomial, exact
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import CoreRules, EntryRisk, HexRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
-MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
-RETREAT = "retreat"  # core entry: hexes per flag, figures lost per move not made
-DICE = "range_and_dice"  # core entry: die faces
 # Listing cap over all choices: ``options_total`` and the per-choice summaries always count every
 # legal path, but only this many are spelled out (each with its hexes and exact risk odds), so
 # one answer stays small (a 12-flag French Resistance retreat has thousands of paths).
@@ -66,16 +59,9 @@ def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
 
 def face_probability(rulebook: Rulebook, faces: tuple[str, ...]) -> Fraction:
     """Chance that one battle die shows one of ``faces`` (core ``range_and_dice`` ``die_faces``)."""
-    die_faces: dict[str, int] = core_number(rulebook, DICE, "die_faces")
+    die_faces: dict[str, int] = core_number(rulebook, DICE_RULE, "die_faces")
     total = sum(die_faces.values())
     return Fraction(sum(die_faces.get(f, 0) for f in set(faces)), total)
-
-
-def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
-    """Exact chances of 0..n successes in n independent trials."""
-    from math import comb
-
-    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
 
 
 def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
@@ -97,7 +83,7 @@ def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction
 
 
 def fraction_dict(p: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+    return {"fraction": exact(p), "probability": float(p)}
 
 
 @dataclass(frozen=True)
@@ -253,17 +239,6 @@ def hexes_per_flag(situation: Situation, rulebook: Rulebook, unit: Unit) -> tupl
     return least, most, reasons
 
 
-def counts_as(situation: Situation, rulebook: Rulebook, h: Hex, allowed: tuple[str, ...]) -> bool:
-    """Whether hex ``h`` counts as one of ``allowed`` (terrain ids, their base, or plateau groups)."""
-    for feature in situation.hex_state(h).features():
-        rules = rulebook.rules.get(feature)
-        if feature in allowed or rulebook.bases.get(feature) in allowed:
-            return True
-        if isinstance(rules, HexRules) and rules.plateau in allowed:
-            return True
-    return False
-
-
 class _Graph:
     """Legal retreat steps of one unit, memoised (the step graph is acyclic: rows only advance)."""
 
@@ -273,51 +248,18 @@ class _Graph:
         self.unit = unit
         self.unit_class = unit_rules(rulebook, unit).unit_class
         self.dr = 1 if situation.is_bottom(unit.side) else -1
+        self.entry = EntryCheck(situation, rulebook, unit, RETREAT_STEP)
         self.blocked: dict[tuple[Hex, Hex], Reason] = {}
         self.steps = cache(self._steps)
         self.count = cache(self._count)
         self.longest = cache(self._longest)
-
-    def _block(self, frm: Hex, to: Hex) -> Reason | None:
-        s, rb = self.situation, self.rulebook
-        if not s.board.contains(to):
-            return Reason(RETREAT, f"From {hex_text(s, frm)} a retreat step toward the baseline would leave the board.")
-        occupant = s.unit_at(to)
-        if occupant is not None and occupant.id != self.unit.id:
-            return Reason(RETREAT, f"{hex_text(s, to)} holds unit {occupant.id}: a retreat may not enter it.")
-        if s.hex_state(to).impassable:
-            return Reason(MOVEMENT, f"The scenario declares {hex_text(s, to)} impassable: no retreat onto it.")
-        to_features = [f for f in s.hex_state(to).features() if isinstance(rb.rules.get(f), HexRules)]
-        for feature in to_features:
-            rules = rb.hex_rules(feature)
-            if self.unit_class in rules.impassable and not bridged(s, rb, to):
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} is impassable to "
-                                       f"{self.unit_class}, so no retreat onto it.")
-            if rules.no_retreat_onto:
-                return Reason(feature, f"No unit may retreat onto {rb.names[feature]} ({hex_text(s, to)}).")
-            if rules.no_entry_from and counts_as(s, rb, frm, rules.no_entry_from):
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} may not be entered from "
-                                       f"{hex_text(s, frm)} ({', '.join(rules.no_entry_from)}).")
-            if rules.enter_only_from_plateau and not counts_as(s, rb, frm, rules.enter_only_from_plateau):
-                allowed = ", ".join(rules.enter_only_from_plateau)
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} may be entered (or retreated "
-                                       f"onto) only from {allowed}; {hex_text(s, frm)} is not.")
-        for feature in s.hex_state(frm).features():
-            rules = rb.rules.get(feature)
-            if isinstance(rules, HexRules) and rules.leave_only_to_plateau and not counts_as(
-                s, rb, to, rules.leave_only_to_plateau
-            ):
-                allowed = ", ".join(rules.leave_only_to_plateau)
-                return Reason(feature, f"A unit leaving {rb.names[feature]} ({hex_text(s, frm)}) may go only to "
-                                       f"{allowed}; {hex_text(s, to)} is not.")
-        return None
 
     def _steps(self, h: Hex) -> tuple[Hex, ...]:
         charge(2)  # two candidate hexes examined
         legal: list[Hex] = []
         for dc in (-1, 1):
             to = Hex(h.row + self.dr, h.col + dc)
-            why = self._block(h, to)
+            why = self.entry.refusal(h, to)
             if why is None:
                 legal.append(to)
             else:

@@ -450,6 +450,16 @@ class Rulebook:
         assert isinstance(rules, UnitRules)
         return rules
 
+    def badge_stands_on(self, entry_id: str) -> tuple[str, ...]:
+        """Terrain a unit with this badge or marker may be on though impassable to its class."""
+        rules = self.rules.get(entry_id)
+        return rules.stands_on if isinstance(rules, BadgeRules) else ()
+
+    def situation_id(self, entry_id: str) -> str | None:
+        """The id a situation's ``rules`` list uses for this special rule or action, if any."""
+        rules = self.rules.get(entry_id)
+        return rules.situation_id if isinstance(rules, (SpecialRuleRules, ActionRules)) else None
+
     def ids_of_kind(self, *kinds: str) -> list[str]:
         return [i for i, k in self.kinds.items() if k in kinds]
 
