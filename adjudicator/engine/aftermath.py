@@ -21,8 +21,9 @@ from adjudicator.engine.flags import FlagAllowance, flags_ignorable
 from adjudicator.engine.odds import exact, joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
-from adjudicator.engine.rulebook import CardRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
+from adjudicator.engine.wording import entry_ref, say
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def battle_aftermath(
             lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
                                         combat_card=combat_card, list_paths=False).min_figures_lost)
     except IllegalSituation as exc:
-        problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
+        problem = say("retreat.not_computed", target.profile, problem=exc.message)
         lost = []
 
     advance: AdvanceResult | None = None
@@ -68,8 +69,7 @@ def battle_aftermath(
     if ruling.legal:
         advance = advance_with_card(situation, rulebook, ruling)
     else:
-        notes.append(Reason(battle_rule(rulebook), "The battle cannot be made, so there is no ground to take and "
-                                                   "no overrun"))
+        notes.append(say("aftermath.no_battle", battle_rule(rulebook)))
 
     eliminate: Fraction | None = None
     if ruling.odds is not None and lost:
@@ -78,9 +78,7 @@ def battle_aftermath(
         for (hits, flags), chance in joint(odds.dice, odds.hit_chance, odds.flag_chance).items():
             if hits >= target.figures or lost[flags] >= target.figures - hits:
                 eliminate += chance
-        notes.append(Reason(RETREAT, "The chance to eliminate after retreat counts hits, then the figures a "
-                                          "blocked retreat costs when the target's owner retreats to lose the "
-                                          "fewest; dice rolled when retreating onto a hazard are not included"))
+        notes.append(say("aftermath.elimination_chance", RETREAT))
     return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
 
 
@@ -88,10 +86,9 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     """Take ground and overrun after ``ruling``'s battle; a card whose battling unit was not ordered
     (``ordered_unit_advances: false``, Ambush) allows neither."""
     card = ruling.card
-    card_rules = rulebook.rules.get(card) if card else None
-    if isinstance(card_rules, CardRules) and not card_rules.ordered_unit_advances:
-        why = Reason(str(card), f"{rulebook.names[str(card)]}: the unit that battles with it was not ordered, so "
-                                "it may neither take ground nor overrun")
+    card_rules = rulebook.card(card)
+    if card is not None and card_rules is not None and not card_rules.ordered_unit_advances:
+        why = say("aftermath.card_no_advance", card, fact="ordered_unit_advances", card=entry_ref(rulebook, card))
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
                                        overruns_this_turn=int(ruling.overrun_battle))

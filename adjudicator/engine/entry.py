@@ -66,7 +66,7 @@ class EntryCheck:
         self.unit_class = self.rules.unit_class
         self.other_units = other_units
         self.terrain_lifted_by = terrain_lifted_by
-        self.stands_on = frozenset(t for b in unit.badges for t in rulebook.badge_stands_on(b))
+        self.stands_on = frozenset(t for b in unit.badges if (badge := rulebook.badge(b)) for t in badge.stands_on)
         self._features: dict[Hex, tuple[tuple[str, HexRules], ...]] = {}
         self._beach: dict[Hex, bool] = {}
         self._first: dict[tuple[Hex, Hex, bool], Reason | None] = {}

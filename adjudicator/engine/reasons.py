@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeAlias
 
 SIDE_ADJECTIVES = {"allies": "Allied", "axis": "Axis"}
@@ -69,17 +70,22 @@ class UnitRef:
 @dataclass(frozen=True)
 class EntryRef:
     """A content entry a reason speaks of (a terrain, a card, a nation): its name in the text,
-    its id (``/rules/<kind>/<id>``) for clients that word the reason themselves."""
+    its id (``/rules/<kind>/<id>``) for clients that word the reason themselves; ``at`` when the
+    reason speaks of the one on a given hex ("Forest at E4")."""
 
     id: str
     kind: str
     name: str
+    at: HexRef | None = None
 
     def __str__(self) -> str:
-        return self.name
+        return self.name if self.at is None else f"{self.name} at {self.at.label}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"entry": self.id, "kind": self.kind, "name": self.name}
+        out: dict[str, Any] = {"entry": self.id, "kind": self.kind, "name": self.name}
+        if self.at is not None:
+            out.update(self.at.to_json())
+        return out
 
 
 ParamValue: TypeAlias = str | int | bool | HexRef | UnitRef | EntryRef | tuple["ParamValue", ...] | None
@@ -98,15 +104,21 @@ def param_json(value: ParamValue) -> Any:
 @dataclass(frozen=True)
 class Reason:
     rule: str
-    text: str
-    dice: int | None = None  # the change in dice this step makes (battle breakdowns)
-    code: str = ""
+    code: str
     params: Params = field(default=())
     fact: str | None = None
+    dice: int | None = None  # the change in dice this step makes (battle breakdowns)
 
     @property
     def param_map(self) -> Mapping[str, ParamValue]:
         return dict(self.params)
+
+    @cached_property
+    def text(self) -> str:
+        """The code's English template filled with the parameters (``engine.wording.render``)."""
+        from adjudicator.engine.wording import render  # wording builds on this module
+
+        return render(self.code, self.params)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule": self.rule, "code": self.code,

@@ -440,20 +440,53 @@ class Rulebook:
     def of(self, entry_id: str) -> object:
         return self.rules[entry_id]
 
+    # Typed accessors: the engine reads a rule's fields through these, never with getattr. Those
+    # that answer None take any id (a card field naming a combat card, a badge that is a marker).
     def hex_rules(self, entry_id: str) -> HexRules:
         rules = self.rules[entry_id]
-        assert isinstance(rules, HexRules)
+        assert isinstance(rules, HexRules), entry_id
         return rules
 
     def unit(self, entry_id: str) -> UnitRules:
         rules = self.rules[entry_id]
-        assert isinstance(rules, UnitRules)
+        assert isinstance(rules, UnitRules), entry_id
         return rules
 
-    def badge_stands_on(self, entry_id: str) -> tuple[str, ...]:
-        """Terrain a unit with this badge or marker may be on though impassable to its class."""
+    def nation(self, entry_id: str) -> NationRules:
+        rules = self.rules[entry_id]
+        assert isinstance(rules, NationRules), entry_id
+        return rules
+
+    def card(self, entry_id: str | None) -> CardRules | None:
+        """The command card ``entry_id``, or None when it is not one (or None)."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, CardRules) else None
+
+    def combat_card(self, entry_id: str | None) -> CombatCardRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, CombatCardRules) else None
+
+    def badge(self, entry_id: str | None) -> BadgeRules | None:
+        """A badge, or a marker placed on units (``MarkerRules`` is both), or None."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, BadgeRules) else None
+
+    def marker(self, entry_id: str | None) -> MarkerRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, MarkerRules) else None
+
+    def special_rule(self, entry_id: str | None) -> SpecialRuleRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, SpecialRuleRules) else None
+
+    def core(self, entry_id: str) -> CoreRules | None:
         rules = self.rules.get(entry_id)
-        return rules.stands_on if isinstance(rules, BadgeRules) else ()
+        return rules if isinstance(rules, CoreRules) else None
+
+    def feature(self, entry_id: str | None) -> HexRules | None:
+        """A terrain, obstacle or hex marker, or None."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, HexRules) else None
 
     def situation_id(self, entry_id: str) -> str | None:
         """The id a situation's ``rules`` list uses for this special rule or action, if any."""

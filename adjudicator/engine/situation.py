@@ -97,6 +97,8 @@ class Situation:
     face: str | None = None
     _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
     _by_hex: Mapping[Hex, Unit] = field(default_factory=dict, repr=False, compare=False)
+    # values derived once per situation by the engine (the names reasons give units: engine.wording)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {u.id: u for u in self.units})
