@@ -101,7 +101,7 @@ def _take_ground_limits(situation: Situation, rulebook: Rulebook, attacker: Unit
     out: list[Reason] = []
     if attacker.side == target.side:
         out.append(say("advance.friendly_target", TAKE_GROUND))
-    close_range = int(core_number(rulebook, DICE_RULE, "close_assault_range"))
+    close_range = core_number(rulebook.core_rules(DICE_RULE).close_assault_range, DICE_RULE, "close_assault_range")
     dist = distance(attacker.hex, target.hex)
     if dist != close_range:
         out.append(say("advance.not_close_assault", TAKE_GROUND, close_range=close_range, distance=dist))

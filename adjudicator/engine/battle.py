@@ -196,10 +196,9 @@ class _Assessor(BattleCount):
             value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
             if value is not None and value > limit and (not classes or self.a_class in classes):
                 limit, source = value, nation_id
-                extra = {"classes": classes} if classes else {}
                 self.notes.append(say(f"battle.close_assault_move{'_classes' if classes else ''}", nation_id,
                                       fact="close_assault_move_and_battle", nation=self.entry(nation_id), n=value,
-                                      **extra))
+                                      classes=classes))
         return limit, source
 
     def check_must_clear(self) -> None:

@@ -16,10 +16,10 @@ from adjudicator.engine.core_ids import BATTLE_RULES, BEACH, DICE_RULE, JAPANESE
 from adjudicator.engine.geometry import distance
 from adjudicator.engine.lookups import elevation, is_a, nations_in_effect
 from adjudicator.engine.los import plateau_group
-from adjudicator.engine.reasons import EntryRef, Reason
+from adjudicator.engine.reasons import EntryRef, ParamValue, Reason
 from adjudicator.engine.rulebook import DiceModifier, DiceReduction, HexRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
-from adjudicator.engine.wording import entry_ref, say, unit_ref
+from adjudicator.engine.wording import entry_ref, say, say_params, unit_ref
 
 
 class BattleCount:
@@ -73,18 +73,18 @@ class BattleCount:
                 self.why_not.append(say("battle.no_dice", profile, fact="dice", unit=self.who))
             return None
         variant = "_on_terrain" if on is not None else "_unmoved" if fact == "dice_unmoved" else ""
-        terrain = {"terrain": self.entry(on)} if on is not None else {}
+        on_terrain: dict[str, ParamValue] = {"terrain": self.entry(on)} if on is not None else {}
         if self.distance > len(table):
             farther = bool(rules.dice_unmoved and len(rules.dice_unmoved) >= self.distance and self.attacker.moved)
             variant = variant or ("_moved" if farther else "")
-            self.why_not.append(say(f"battle.out_of_range{variant}", profile,
-                                    fact="dice_unmoved" if farther else fact, unit=self.who, reach=len(table),
-                                    distance=self.distance, **terrain))
+            self.why_not.append(say_params(f"battle.out_of_range{variant}", profile,
+                                           {"unit": self.who, "reach": len(table), "distance": self.distance,
+                                            **on_terrain}, fact="dice_unmoved" if farther else fact))
             return None
         dice = table[self.distance - 1]
         mode = "battle.close_assault_dice" if self.close else "battle.firing_dice"
-        self.breakdown.append(say(f"{mode}{variant}", profile, fact=fact, dice=dice, unit=self.who,
-                                  distance=self.distance, n=dice, **terrain))
+        self.breakdown.append(say_params(f"{mode}{variant}", profile, {"unit": self.who, "distance": self.distance,
+                                                                      "n": dice, **on_terrain}, fact=fact, dice=dice))
         return dice
 
     # -- the target's terrain -------------------------------------------------------------------
@@ -95,11 +95,10 @@ class BattleCount:
             return None
         if (mode == "unmoved" and self.attacker.moved != 0) or (mode == "close_assault" and not self.close):
             return None
-        at = {"distance": self.distance} if ranges else {}
         code = {"always": "battle.ignores_target_terrain_always", "unmoved": "battle.ignores_target_terrain_unmoved",
                 "close_assault": "battle.ignores_target_terrain_close_assault"}[mode]
         return say(f"{code}{'_at' if ranges else ''}", self.attacker.profile,
-                   fact="ignores_target_terrain", dice=0, unit=self.who, **at)
+                   fact="ignores_target_terrain", dice=0, unit=self.who, distance=self.distance)
 
     def target_terrain(self) -> int:
         """The single best reduction among the target hex's terrain and obstacle."""
@@ -142,10 +141,10 @@ class BattleCount:
                 continue
             amount = reduction.dice.get(self.a_class, 0)
             code = f"battle.target_{kind}{'' if amount else '_no_loss'}{'_when' if explained else ''}"
-            when = {"when": tuple(explained)} if explained else {}
             return amount, say(code, feature, fact="dice_reductions", dice=-amount, terrain=terrain,
-                               unit_class=self.a_class, n=amount, **when)
-        return 0, say(f"battle.target_{kind}_none", feature, fact="dice_reductions", dice=0, terrain=terrain, failed=tuple(failed))
+                               unit_class=self.a_class, n=amount, when=tuple(explained))
+        return 0, say(f"battle.target_{kind}_none", feature, fact="dice_reductions", dice=0, terrain=terrain,
+                      failed=tuple(failed))
 
     def conditions(self, feature: str, rules: HexRules, reduction: DiceReduction) -> tuple[bool, list[str]]:
         """Whether every ``when`` condition of a reduction holds, with what was said of each."""
@@ -260,9 +259,8 @@ class BattleCount:
                 if not applies:
                     continue
                 code = f"battle.{'bonus' if m.amount >= 0 else 'penalty'}{'_when' if when else ''}"
-                extra = {"when": tuple(when)} if when else {}
                 self.breakdown.append(say(code, source, fact="dice_modifiers", dice=m.amount,
-                                          source=self.entry(source), n=abs(m.amount), **extra))
+                                          source=self.entry(source), n=abs(m.amount), when=tuple(when)))
                 total += m.amount
         return total
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES
 from adjudicator.engine.lookups import special_rules_in_effect
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CoreRules, Rulebook, UnitRules
+from adjudicator.engine.rulebook import Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
 from adjudicator.engine.wording import entry_ref, say, unit_ref
 
@@ -21,10 +21,10 @@ STAR = "star"
 
 def die_faces(rulebook: Rulebook) -> dict[str, int]:
     """Face name -> how many of the die's sides show it, from ``range_and_dice``."""
-    rules = rulebook.rules.get(DICE_RULE)
-    if not isinstance(rules, CoreRules) or not rules.die_faces:
+    rules = rulebook.core(DICE_RULE)
+    if rules is None or not rules.die_faces:
         raise LookupError(f"the core entry {DICE_RULE!r} must define die_faces")
-    return dict(rules.die_faces)
+    return {str(face): n for face, n in rules.die_faces.items()}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.rulebook import CardRules, HexRules, NationRules, Rulebook, SpecialRuleRules
-from adjudicator.engine.situation import Situation, Unit, situation_rule_ids
+from adjudicator.engine.situation import Situation, Unit
 
 
 def rule_in_effect(situation: Situation, rulebook: Rulebook, rule: str) -> bool:
@@ -22,19 +22,19 @@ def rule_entry(rulebook: Rulebook, rule: str) -> str:
     """The content id to cite for a situation rule id (or the id itself when it is one)."""
     if rule in rulebook.kinds:
         return rule
-    return situation_rule_ids(rulebook).get(rule, rule)
+    return rulebook.situation_ids().get(rule, rule)
 
 
 def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tuple[str, SpecialRuleRules]]:
     """(entry id, rules) of the special rules the situation's ``rules`` list switches on."""
     if not situation.rules_in_effect:  # the common case; spares a scan of every entry per battle
         return []
-    ids = situation_rule_ids(rulebook)
+    ids = rulebook.situation_ids()
     out: list[tuple[str, SpecialRuleRules]] = []
     for situation_id in sorted(situation.rules_in_effect):
         entry_id = ids.get(situation_id)
-        rules = rulebook.rules.get(entry_id) if entry_id else None
-        if entry_id and isinstance(rules, SpecialRuleRules):
+        rules = rulebook.special_rule(entry_id)
+        if entry_id is not None and rules is not None:
             out.append((entry_id, rules))
     return out
 
@@ -44,7 +44,7 @@ def nations_of(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
     if not unit.nation:
         return []
     return [(entry_id, rules) for entry_id in rulebook.ids_of_kind("nation")
-            if isinstance(rules := rulebook.rules[entry_id], NationRules) and unit.nation in rules.nation_codes]
+            if unit.nation in (rules := rulebook.nation(entry_id)).nation_codes]
 
 
 def nations_in_effect(situation: Situation, rulebook: Rulebook,
@@ -86,7 +86,7 @@ def is_a(rulebook: Rulebook, entry_id: str, family: str) -> bool:
 
 def hex_features(situation: Situation, rulebook: Rulebook, h: Hex) -> tuple[tuple[str, HexRules], ...]:
     """(id, rules) of the terrain and obstacles on ``h``, terrain first."""
-    return tuple((f, r) for f in situation.hex_state(h).features() if isinstance(r := rulebook.rules.get(f), HexRules))
+    return tuple((f, r) for f in situation.hex_state(h).features() if (r := rulebook.feature(f)) is not None)
 
 
 def counts_as(situation: Situation, rulebook: Rulebook, h: Hex, allowed: tuple[str, ...]) -> bool:
@@ -94,8 +94,8 @@ def counts_as(situation: Situation, rulebook: Rulebook, h: Hex, allowed: tuple[s
     for feature in situation.hex_state(h).features():
         if feature in allowed or rulebook.bases.get(feature) in allowed:
             return True
-        rules = rulebook.rules.get(feature)
-        if isinstance(rules, HexRules) and rules.plateau in allowed:
+        rules = rulebook.feature(feature)
+        if rules is not None and rules.plateau in allowed:
             return True
     return False
 

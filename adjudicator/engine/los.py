@@ -26,10 +26,10 @@ from adjudicator.engine.core_ids import LOS_RULE
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance, hex_json
 from adjudicator.engine.reasons import EntryRef, Reason, UnitRef
-from adjudicator.engine.rulebook import HexRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
 from adjudicator.engine.situation import HexState, Situation
-from adjudicator.engine.wording import entry_ref, hex_ref, say, unit_ref
+from adjudicator.engine.wording import entry_ref, hex_ref, say, say_params, unit_ref
 
 __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
            "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
@@ -137,7 +137,7 @@ class _Obstructions:
     def _lake_group_size(self, h: Hex) -> int | None:
         """How many contiguous lake hexes must be on the line for ``h`` to block (content ``lake``)."""
         sizes = [rules.los_min_group for f in self.situation.hex_state(h).features()
-                 if isinstance(rules := self.rulebook.rules.get(f), HexRules)
+                 if (rules := self.rulebook.feature(f)) is not None
                  and rules.los_rule == "lake_group" and rules.blocks_los]
         return max(sizes) if sizes else None
 
@@ -155,7 +155,7 @@ def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: s
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
     ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
     def member(state: HexState) -> bool:
-        return any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())
+        return any((rules := rulebook.feature(f)) is not None and rules.plateau == group for f in state.features())
 
     if not member(situation.hex_state(start)):
         return None
@@ -188,8 +188,8 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
         for why in obstructions.causes(h):
             blockers.append(Blocker(h, why, "crossed"))
             # the cause's own sentence after "The line crosses D5: " (its code ``los.crosses_*``)
-            reasons.append(say(why.code.replace("los.", "los.crosses_", 1), why.rule, fact=why.fact,
-                               hex=hex_ref(board, h), **why.param_map))
+            reasons.append(say_params(why.code.replace("los.", "los.crosses_", 1), why.rule,
+                                      {**why.param_map, "hex": hex_ref(board, h)}, fact=why.fact))
     for a, b in line.edges:
         causes_a, causes_b = obstructions.causes(a), obstructions.causes(b)
         if causes_a and causes_b:
@@ -290,7 +290,7 @@ class _Sweep:
         self.groups: list[tuple[int, dict[int, int]]] = []
         for group, obstructing in plateaus.items():
             members = {h for h, state in situation.hexes.items()
-                       if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
+                       if any((r := rulebook.feature(f)) is not None and r.plateau == group for f in state.features())}
             component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
             for h in members:
                 if index.get(h) is not None and index[h] not in component_of:

@@ -36,10 +36,10 @@ from adjudicator.engine.entry import MOVE, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Hex, distance, hex_json
 from adjudicator.engine.lookups import card_orders, counts_as, nations_in_effect, special_rules_in_effect
-from adjudicator.engine.reasons import Reason, UnitRef
-from adjudicator.engine.rulebook import CardRules, HexRules, Rulebook
+from adjudicator.engine.reasons import EntryRef, HexRef, Reason, UnitRef
+from adjudicator.engine.rulebook import CardRules, HexRules, Rulebook, UnitClass
 from adjudicator.engine.situation import Situation, Unit
-from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, unit_ref
+from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, say_params, unit_ref
 
 INF = 99
 
@@ -61,7 +61,7 @@ class MoveProfile:
     """How far this unit may move this turn under the card and rules given, each limit with the
     entry it comes from."""
 
-    unit_class: str
+    unit_class: UnitClass
     allowance: int
     allowance_rule: str
     battle_limit: int  # most hexes it may move and battle; -1: it may not battle after this move
@@ -267,7 +267,7 @@ class _Mover:
     def features(self, h: Hex) -> tuple[tuple[str, HexRules], ...]:
         return self.entry.features(h)
 
-    def terrain(self, feature: str, h: Hex | None = None) -> Any:
+    def terrain(self, feature: str, h: Hex | None = None) -> EntryRef | str:
         return entry_ref(self.rb, feature, hex_ref(self.s.board, h) if h is not None else None)
 
     def elevation(self, h: Hex) -> int:
@@ -632,10 +632,11 @@ def _unreachable(m: _Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, l
     return out
 
 
-def _beyond_stop(stop: Reason, h: Any) -> Reason:
+def _beyond_stop(stop: Reason, h: HexRef) -> Reason:
     """Why ``h`` is out of reach: every way there goes through a hex where the move must end
     (``move.beyond_*``: the stop's own sentence, after the hex it keeps the unit from)."""
-    return say(stop.code.replace("move.", "move.beyond_", 1), stop.rule, fact=stop.fact, hex=h, **stop.param_map)
+    return say_params(stop.code.replace("move.", "move.beyond_", 1), stop.rule, {**stop.param_map, "hex": h},
+                      fact=stop.fact)
 
 
 @dataclass(frozen=True)
@@ -709,9 +710,10 @@ def destination_json(situation: Situation, rulebook: Rulebook, ruling: MoveRulin
     for o in ruling.reachable:
         if o.end == to:
             return {"reachable": True, **o.to_dict(situation)}
-    for h, why in ruling.unreachable:
+    for h, said in ruling.unreachable:
         if h == to:
-            return {"reachable": False, **hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
+            return {"reachable": False, **hex_json(situation.board, h), "why": [r.to_dict() for r in said]}
+    why: list[Reason]
     if to == ruling.unit.hex:
         why = [say("move.already_there", MOVEMENT)]
     elif ruling.why_not:

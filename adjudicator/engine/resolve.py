@@ -36,7 +36,7 @@ from adjudicator.engine.reasons import ParamValue, Reason, UnitRef
 from adjudicator.engine.retreat import RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
-from adjudicator.engine.wording import entry_ref, plural, say, unit_ref
+from adjudicator.engine.wording import entry_ref, plural, say, say_params, unit_ref
 
 ROLLED = "rolled"  # the request field every problem with the roll is reported on
 MAX_ROLLED = 12  # most dice of one face accepted: more than any battle rolls
@@ -126,27 +126,27 @@ def _face_result(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
     target = ruling.target
     whom = unit_ref(situation, rulebook, target)
     said = ruling.hits.reason_for(face)
-    rolled = {"count": count, "face": face}
     if face in ruling.hits.symbols:
         if said is None:
             hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
             return FaceResult(face, count, count, say("resolve.hit_default", hit_rule, target=whom, hits=count,
-                                                      **rolled))
-        return FaceResult(face, count, count, _after_count(said, "resolve.hit_", hits=count, **rolled))
+                                                      count=count, face=face))
+        return FaceResult(face, count, count, _after_count(said, "resolve.hit_", hits=count, count=count, face=face))
     if face == FLAG_FACE:
-        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, **rolled))
+        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, count=count, face=face))
     if said is not None:  # the target's own symbol, turned off by a special rule
-        return FaceResult(face, count, 0, _after_count(said, "resolve.miss_", **rolled))
+        return FaceResult(face, count, 0, _after_count(said, "resolve.miss_", count=count, face=face))
     if face == STAR:
         hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
-        return FaceResult(face, count, 0, say("resolve.miss_star", hit_rule, **rolled))
+        return FaceResult(face, count, 0, say("resolve.miss_star", hit_rule, count=count, face=face))
     return FaceResult(face, count, 0, say("resolve.miss_symbol", target.profile, fact="targeted_as", target=whom,
-                                          targeted_as=rulebook.unit(target.profile).targeted_as, **rolled))
+                                          targeted_as=rulebook.unit(target.profile).targeted_as, count=count,
+                                          face=face))
 
 
 def _after_count(said: Reason, prefix: str, **params: ParamValue) -> Reason:
     """The hit reason ``said`` after the dice it is about ("2 dice showing grenade: 2 hits. ...")."""
-    return say(prefix + said.code.split(".", 1)[1], said.rule, fact=said.fact, **{**said.param_map, **params})
+    return say_params(prefix + said.code.split(".", 1)[1], said.rule, {**said.param_map, **params}, fact=said.fact)
 
 
 def _card_face_result(situation: Situation, rulebook: Rulebook, attack: CardAttack, face: str,
@@ -155,21 +155,21 @@ def _card_face_result(situation: Situation, rulebook: Rulebook, attack: CardAtta
     always, stars only when the card says so (``stars_hit``)."""
     target, card = attack.target, attack.card
     whom = unit_ref(situation, rulebook, target)
-    rolled = {"count": count, "face": face}
     if face == FLAG_FACE:
-        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, **rolled))
+        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, count=count, face=face))
     hits = count if face in attack.hit_symbols else 0
     if face == STAR:
         code = "resolve.hit_card_stars" if hits else "resolve.miss_card_stars"
         return FaceResult(face, count, hits, say(code, card, fact="stars_hit", card=entry_ref(rulebook, card),
-                                                 hits=hits, **rolled))
+                                                 hits=hits, count=count, face=face))
     if face == ALWAYS_HITS:
-        return FaceResult(face, count, hits, say("resolve.hit_always", DICE_RULE, hits=hits, **rolled))
+        return FaceResult(face, count, hits, say("resolve.hit_always", DICE_RULE, hits=hits, count=count, face=face))
     if hits:
         return FaceResult(face, count, hits, say("resolve.hit_own_symbol", target.profile, fact="targeted_as",
-                                                 target=whom, symbol=face, hits=hits, **rolled))
+                                                 target=whom, symbol=face, hits=hits, count=count, face=face))
     return FaceResult(face, count, 0, say("resolve.miss_symbol", target.profile, fact="targeted_as", target=whom,
-                                          targeted_as=rulebook.unit(target.profile).targeted_as, **rolled))
+                                          targeted_as=rulebook.unit(target.profile).targeted_as, count=count,
+                                          face=face))
 
 
 def _shown(rolled: dict[str, int]) -> tuple[str, ...]:
@@ -365,15 +365,13 @@ def _retreat_steps(unit: UnitRef, to_retreat: int, retreat: RetreatResult | None
     steps: list[Reason] = []
     if choice.reachable >= choice.moves_required:
         farther = choice.moves_allowed > choice.moves_required
-        extra = {"most": choice.moves_allowed} if farther else {}
         steps.append(say("resolve.retreats_farther" if farther else "resolve.retreats", RETREAT, unit=unit,
-                         n=choice.moves_required, paths=choice.options_total, **extra))
+                         n=choice.moves_required, paths=choice.options_total, most=choice.moves_allowed))
     else:
         not_made = choice.moves_required - choice.reachable
-        reach = {"reachable": choice.reachable} if choice.reachable else {}
         steps.append(say("resolve.retreat_short" if choice.reachable else "resolve.retreat_stuck", RETREAT,
                          fact="figures_lost_per_retreat_move_not_made", unit=unit, n=choice.moves_required,
-                         not_made=not_made, lost=choice.figures_lost, **reach))
+                         not_made=not_made, lost=choice.figures_lost, reachable=choice.reachable))
         if choice.figures_lost >= left:
             steps.append(say("resolve.retreat_eliminates", RETREAT, unit=unit))
     if any(o.risks for o in retreat.options):

@@ -28,20 +28,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicator.engine.budget import charge
-from adjudicator.engine.core_ids import DICE_RULE, RETREAT
+from adjudicator.engine.core_ids import RETREAT
 from adjudicator.engine.entry import RETREAT_STEP, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable, nation_entries, unit_rules
 from adjudicator.engine.geometry import Hex
+from adjudicator.engine.hits import die_faces
 from adjudicator.engine.odds import binomial, exact
 from adjudicator.engine.reasons import Reason, UnitRef
-from adjudicator.engine.rulebook import CoreRules, EntryRisk, Rulebook
+from adjudicator.engine.rulebook import EntryRisk, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, unit_ref
 
+T = TypeVar("T")
 # Listing cap over all choices: ``options_total`` and the per-choice summaries always count every
 # legal path, but only this many are spelled out (each with its hexes and exact risk odds), so
 # one answer stays small (a 12-flag French Resistance retreat has thousands of paths).
@@ -49,10 +51,8 @@ MAX_OPTIONS = 32
 MIN_OPTIONS_PER_CHOICE = 4  # each choice of ignored flags lists at least this many, if it has them
 
 
-def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
-    """A number of a core entry; a missing entry or field is a content error, never a guess."""
-    rules = rulebook.rules.get(entry_id)
-    value = getattr(rules, name, None) if isinstance(rules, CoreRules) else None
+def core_number(value: T | None, entry_id: str, name: str) -> T:
+    """A number a core entry must set; a missing one is a content error, never a guess."""
     if value is None or value == {}:
         raise LookupError(f"content entry core/{entry_id} must set {name}")
     return value
@@ -60,9 +60,8 @@ def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
 
 def face_probability(rulebook: Rulebook, faces: tuple[str, ...]) -> Fraction:
     """Chance that one battle die shows one of ``faces`` (core ``range_and_dice`` ``die_faces``)."""
-    die_faces: dict[str, int] = core_number(rulebook, DICE_RULE, "die_faces")
-    total = sum(die_faces.values())
-    return Fraction(sum(die_faces.get(f, 0) for f in set(faces)), total)
+    faces_on_die = die_faces(rulebook)
+    return Fraction(sum(faces_on_die.get(f, 0) for f in set(faces)), sum(faces_on_die.values()))
 
 
 def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
@@ -212,7 +211,7 @@ class RetreatResult:
 
 def hexes_per_flag(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[int, int, list[Reason]]:
     """(fewest, most) hexes the unit retreats per flag, with reasons."""
-    least = int(core_number(rulebook, RETREAT, "retreat_hexes_per_flag"))
+    least = core_number(rulebook.core_rules(RETREAT).retreat_hexes_per_flag, RETREAT, "retreat_hexes_per_flag")
     rules = unit_rules(rulebook, unit)
     most = max(least, rules.retreat_per_flag)
     reasons: list[Reason] = []
@@ -406,7 +405,8 @@ def retreat_options(
     (what the battle answer needs for every flag count)."""
     unit = situation.unit(unit_id)
     _check_request(situation, rulebook, unit, flags, hits)
-    loss_per_move = int(core_number(rulebook, RETREAT, "figures_lost_per_retreat_move_not_made"))
+    loss_per_move = core_number(rulebook.core_rules(RETREAT).figures_lost_per_retreat_move_not_made, RETREAT,
+                                "figures_lost_per_retreat_move_not_made")
     least, most, per_flag_reasons = hexes_per_flag(situation, rulebook, unit)
     allowance = flags_ignorable(situation, rulebook, unit_id, card=card, combat_card=combat_card)
     remaining_figures = unit.figures - hits

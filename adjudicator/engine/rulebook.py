@@ -436,6 +436,10 @@ class Rulebook:
     # and a Radar Alert alias), so lookups say which kinds they want.
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     bases: dict[str, str] = field(default_factory=dict)  # id -> id of the entry it behaves like
+    # lookups worked out once per rulebook (``ids_of_kind``, ``situation_ids``): the rulebook never changes
+    _kind_ids: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
+                                                               compare=False)
+    _situation_ids: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def of(self, entry_id: str) -> object:
         return self.rules[entry_id]
@@ -493,8 +497,26 @@ class Rulebook:
         rules = self.rules.get(entry_id)
         return rules.situation_id if isinstance(rules, (SpecialRuleRules, ActionRules)) else None
 
-    def ids_of_kind(self, *kinds: str) -> list[str]:
-        return [i for i, k in self.kinds.items() if k in kinds]
+    def core_rules(self, entry_id: str) -> CoreRules:
+        """A core entry the engine cannot rule without; LookupError names it when it is missing."""
+        rules = self.core(entry_id)
+        if rules is None:
+            raise LookupError(f"content entry core/{entry_id} is missing")
+        return rules
+
+    def ids_of_kind(self, *kinds: str) -> tuple[str, ...]:
+        """The ids of the entries of ``kinds``, in the rulebook's order (worked out once per kinds)."""
+        found = self._kind_ids.get(kinds)
+        if found is None:
+            found = self._kind_ids[kinds] = tuple(i for i, k in self.kinds.items() if k in kinds)
+        return found
+
+    def situation_ids(self) -> dict[str, str]:
+        """Situation ``rules`` ids the content defines -> entry id (worked out once)."""
+        if not self._situation_ids:
+            self._situation_ids.update({sid: entry_id for entry_id in self.rules
+                                        if (sid := self.situation_id(entry_id))})
+        return self._situation_ids
 
     def resolve(self, name: str, *kinds: str) -> str | None:
         """Id for ``name`` (an id, a name or an alias, with ``_`` and spaces interchangeable)
@@ -510,12 +532,13 @@ class Rulebook:
     def badges_lost(self, badges: tuple[str, ...], event: str) -> tuple[str, ...]:
         """The badges and unit markers among ``badges`` whose ``lost_when`` lists ``event``
         ("moves", "retreats", "battles"): a Camouflage token comes off when its unit retreats."""
-        return tuple(b for b in badges if event in getattr(self.rules.get(b), "lost_when", ()))
+        return tuple(b for b in badges if (rules := self.badge(b)) is not None and event in rules.lost_when)
 
     def badge_for_unit(self, unit_id: str) -> str | None:
         """The badge whose ``turns_into`` is ``unit_id`` (the badge "tank_destroyer" of a
         situation is the badge that makes a unit a Tank Destroyer)."""
-        for entry_id, rules in self.rules.items():
-            if self.kinds[entry_id] == "badge" and getattr(rules, "turns_into", None) == unit_id:
+        for entry_id in self.ids_of_kind("badge"):
+            rules = self.badge(entry_id)
+            if rules is not None and rules.turns_into == unit_id:
                 return entry_id
         return None

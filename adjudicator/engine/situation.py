@@ -16,11 +16,7 @@ from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
 from adjudicator.engine.rulebook import (
     BadgeRules,
     BoardFace,
-    CoreRules,
-    HexRules,
-    MarkerRules,
     Rulebook,
-    UnitRules,
 )
 
 SIDES = ("allies", "axis")
@@ -163,12 +159,7 @@ def parse_hex(value: Any, where: str, board: Board) -> Hex:
 
 def situation_rule_ids(rulebook: Rulebook) -> dict[str, str]:
     """Situation ``rules`` ids the content defines -> entry id."""
-    ids: dict[str, str] = {}
-    for entry_id, rules in rulebook.rules.items():
-        situation_id = getattr(rules, "situation_id", None)
-        if situation_id:
-            ids[situation_id] = entry_id
-    return ids
+    return dict(rulebook.situation_ids())
 
 
 def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...], nation: str | None) -> str:
@@ -180,12 +171,11 @@ def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...],
     board but follow their own rules (Game help summary, Special Forces)."""
     if nation:
         for entry_id in rulebook.ids_of_kind("unit"):
-            unit_rules = rulebook.rules[entry_id]
-            if getattr(unit_rules, "nation", None) == nation and rulebook.bases.get(entry_id) == unit_type:
+            if rulebook.unit(entry_id).nation == nation and rulebook.bases.get(entry_id) == unit_type:
                 return entry_id
     for badge in badges:
-        rules = rulebook.rules.get(badge)
-        target = getattr(rules, "turns_into", None)
+        rules = rulebook.badge(badge)
+        target = rules.turns_into if rules is not None else None
         if target and (rulebook.bases.get(target) in (unit_type, None) or target == unit_type):
             return target
     return unit_type
@@ -205,7 +195,7 @@ def may_be_placed_on(rulebook: Rulebook, profile: str, feature: str, badges: tup
         unit_rules.unit_class not in hex_rules.impassable
         or unit_rules.unit_class in hex_rules.no_retreat_from
         or feature in unit_rules.dice_on_terrain
-        or any(feature in getattr(rulebook.rules.get(b), "stands_on", ()) for b in badges)
+        or any((rules := rulebook.badge(b)) is not None and feature in rules.stands_on for b in badges)
     )
 
 
@@ -255,8 +245,8 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         state = hexes.get(unit.hex, COUNTRYSIDE)
         for feature in state.features():
             if not may_be_placed_on(rulebook, unit.profile, feature, unit.badges) and not _bridged(state, rulebook):
-                carriers = [m for m, rules in rulebook.rules.items()
-                            if feature in getattr(rules, "stands_on", ()) and _goes_on(rulebook, rules, unit.type)]
+                carriers = [m for m in rulebook.rules if (rules := rulebook.badge(m)) is not None
+                            and feature in rules.stands_on and _goes_on(rulebook, rules, unit.type)]
                 hint = "".join(f" unless it has the badge {m!r} ({rulebook.names[m]})" for m in carriers[:1])
                 raise IllegalSituation(
                     f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}{hint}"
@@ -274,8 +264,8 @@ BOARD_ENTRY = "board_faces"
 
 def board_faces(rulebook: Rulebook) -> dict[str, BoardFace]:
     """Face id -> face, from the core ``board_faces`` entry (empty when the content has none)."""
-    rules = rulebook.rules.get(BOARD_ENTRY)
-    return dict(rules.board_faces) if isinstance(rules, CoreRules) else {}
+    rules = rulebook.core(BOARD_ENTRY)
+    return dict(rules.board_faces) if rules is not None else {}
 
 
 def parse_face(value: Any, rulebook: Rulebook) -> str | None:
@@ -315,7 +305,7 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
         terrain = rulebook.resolve(name, "terrain")
         if terrain is None:
             as_obstacle = rulebook.resolve(name, "obstacle", "marker")
-            if as_obstacle is None or not isinstance(rulebook.rules[as_obstacle], HexRules):
+            if as_obstacle is None or rulebook.feature(as_obstacle) is None:
                 raise IllegalSituation(f"{where}.terrain", f"unknown terrain {name!r}")
             obstacles.append(_obstacle(name, f"{where}.terrain", rulebook))
     if item.get("obstacle") is not None:
@@ -343,13 +333,14 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
 
 def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
     obstacle = rulebook.resolve(name, "obstacle", "marker")
-    if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
+    if obstacle is None or rulebook.feature(obstacle) is None:
         terrain = rulebook.resolve(name, "terrain")
         if terrain is not None:  # issue #14 D: say where a known name goes rather than "unknown"
             raise IllegalSituation(where, f"{rulebook.names[terrain]} is a terrain, not an obstacle: give it as "
                                           f"{where.rsplit('.', 1)[0]}.terrain")
         raise IllegalSituation(where, f"unknown obstacle {name!r}")
-    if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
+    marker = rulebook.marker(obstacle)
+    if marker is not None and marker.placed_on != "hex":
         raise IllegalSituation(where, f"{rulebook.names[obstacle]} is placed on units, not hexes")
     return obstacle
 
@@ -363,10 +354,11 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
     if key in NATIONS:
         return key
     entry_id = rulebook.resolve(key, "nation")
-    codes = tuple(getattr(rulebook.rules.get(entry_id), "nation_codes", ())) if entry_id else ()
+    nation = rulebook.nation(entry_id) if entry_id else None
+    codes = nation.nation_codes if nation is not None else ()
     # a nation entry that switches no rules on by nation (US Marines: not every US unit is one)
     # names the army its troops belong to in ``country``
-    code = codes[0] if len(codes) == 1 else getattr(rulebook.rules.get(entry_id or ""), "country", None)
+    code = codes[0] if len(codes) == 1 else nation.country if nation is not None else None
     code = code or COUNTRY_NAMES.get(key.replace("_", " "))
     if code not in NATIONS:
         raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
@@ -407,21 +399,20 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
             # a unit with no badge of its own takes the badge of the unit it plays like (504th PIR)
             badge_id = (rulebook.badge_for_unit(unit_named)
                         or rulebook.badge_for_unit(rulebook.bases.get(unit_named, "")))
-        if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
+        if badge_id is None or rulebook.badge(badge_id) is None:
             raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
-        if getattr(rulebook.rules[badge_id], "placed_on", "unit") != "unit":
+        marker = rulebook.marker(badge_id)
+        if marker is not None and marker.placed_on != "unit":
             raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
         if badge_id in badges:
             raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
-        marker = rulebook.rules[badge_id]
-        if isinstance(marker, MarkerRules) and not _goes_on(rulebook, marker, unit_type):
+        if marker is not None and not _goes_on(rulebook, marker, unit_type):
             raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
                                                            f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
         badges.append(badge_id)
 
     profile = resolve_profile(rulebook, unit_type, tuple(badges), nation)
-    rules = rulebook.rules[profile]
-    assert isinstance(rules, UnitRules)
+    rules = rulebook.unit(profile)
     default_start = rules.figures_by_nation.get(nation or "", rules.figures)
     start = default_start
     figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)

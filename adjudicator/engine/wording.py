@@ -456,11 +456,11 @@ def unit_ref(situation: Situation, rulebook: Rulebook, unit: Unit) -> UnitRef:
     ("Axis Tank Destroyer at D7")."""
     key = ("unit_ref", unit.id, unit.hex)
     found = situation.memo.get(key)
-    if found is None:
+    if not isinstance(found, UnitRef):
         found = situation.memo[key] = UnitRef(unit.id, unit.side, unit.profile,
                                               rulebook.names.get(unit.profile, unit.type),
                                               hex_ref(situation.board, unit.hex))
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def entry_ref(rulebook: Rulebook, entry_id: str, at: HexRef | None = None) -> EntryRef | str:
@@ -500,7 +500,7 @@ class _Formatter(string.Formatter):
             return join(value, format_spec or "and")
         if isinstance(value, (HexRef, UnitRef, EntryRef)):
             return format(str(value), format_spec)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _Formatter()
@@ -508,10 +508,17 @@ _FORMATTER = _Formatter()
 
 def render(code: str, params: Params | Mapping[str, ParamValue]) -> str:
     """The English text of ``code`` with ``params`` (KeyError for an unknown code or a missing field)."""
-    return _FORMATTER.vformat(MESSAGES[code], (), dict(params))
+    return str(_FORMATTER.vformat(MESSAGES[code], (), dict(params)))
 
 
 def say(code: str, rule: str, *, dice: int | None = None, fact: str | None = None, **params: ParamValue) -> Reason:
     """A reason from its code: its text is the code's template filled with ``params`` (rendered
     when first read)."""
+    return Reason(rule, code, tuple(params.items()), fact, dice)
+
+
+def say_params(code: str, rule: str, params: Mapping[str, ParamValue], *, dice: int | None = None,
+               fact: str | None = None) -> Reason:
+    """``say`` with parameters worked out elsewhere (another reason's, with one more): a reason
+    that repeats a cause after what it caused ("The line crosses D5: ...")."""
     return Reason(rule, code, tuple(params.items()), fact, dice)
