@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from adjudicator.engine import api, battle
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
-from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.geometry import BOARDS, Hex
 from adjudicator.engine.los import line_of_sight, sight_map
 from adjudicator.engine.rulebook import Rulebook
@@ -154,4 +154,4 @@ def test_the_work_budget_bounds_the_fire_map(rulebook: Rulebook, app: Flask, mon
     monkeypatch.setitem(app.config, "ENGINE_WORK_BUDGET", len(fm.battles))  # read at each request
     response = app.test_client().post("/api/v1/fire-map", json=doc)
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "too_complex"
-    assert fire_map_json(fm)["pairs"] == fm.pairs
+    assert fm.to_dict()["pairs"] == fm.pairs

@@ -31,6 +31,21 @@ def fields(template: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in FIELD.parse(template) if name}
 
 
+SAYERS = ("say", "say_params")  # ``say_params(code, rule, {params})`` takes them worked out elsewhere
+
+
+def given_params(call: ast.Call) -> set[str] | None:
+    """The parameter names a call gives, or None when they are unpacked (checked when rendered)."""
+    if call.func.id == "say":  # type: ignore[attr-defined]
+        if any(k.arg is None for k in call.keywords):
+            return None
+        return {k.arg for k in call.keywords if k.arg is not None} - {"dice", "fact"}
+    params = call.args[2] if len(call.args) > 2 else None
+    if isinstance(params, ast.Dict) and all(isinstance(k, ast.Constant) for k in params.keys):
+        return {k.value for k in params.keys}  # type: ignore[union-attr]
+    return None
+
+
 def say_calls() -> Iterator[tuple[str, int, ast.Call, dict[str, list[ast.expr]]]]:
     """Every ``say(...)`` call in the engine's modules: (file, line, call, the values each local
     name of its function is given)."""
@@ -43,7 +58,7 @@ def say_calls() -> Iterator[tuple[str, int, ast.Call, dict[str, list[ast.expr]]]
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     names.setdefault(node.targets[0].id, []).append(node.value)
             for node in ast.walk(function):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "say":
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SAYERS:
                     yield path.name, node.lineno, node, names
 
 
@@ -101,9 +116,9 @@ def test_every_code_the_engine_says_has_a_template_with_its_fields_given() -> No
             continue
         codes = [c for c in MESSAGES if pattern.fullmatch(c)]
         assert codes, f"{name}:{line}: no template for a code matching {pattern.pattern!r}"
-        if any(k.arg is None for k in call.keywords):  # ``**params``: fields checked when rendered
+        given = given_params(call)
+        if given is None:
             continue
-        given = {k.arg for k in call.keywords} - {"dice", "fact"}
         for code in codes:
             missing = fields(MESSAGES[code]) - given
             assert not missing, f"{name}:{line}: {code} needs {sorted(missing)}"

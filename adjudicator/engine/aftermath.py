@@ -37,6 +37,42 @@ class Aftermath:
     eliminate_after_retreat: Fraction | None
     notes: tuple[Reason, ...] = ()
 
+    def to_dict(self) -> dict[str, Any]:
+        """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
+        retreat: dict[str, Any]
+        if self.retreat is not None:
+            r = self.retreat
+            retreat = {
+                "per_flag": r.per_flag,
+                "per_flag_min": r.per_flag_min,
+                "flags": 1,
+                "options": [o.to_dict() for o in r.options],
+                "options_total": r.options_total,
+                "min_figures_lost": r.min_figures_lost,
+                "eliminated": r.eliminated,
+                "fewest_figures_lost_by_flags": list(self.fewest_lost_by_flags),
+                "breakdown": [x.to_dict() for x in r.breakdown],
+            }
+        else:
+            retreat = {"per_flag": None, "options": [], "problem": self.retreat_problem.to_dict()
+                       if self.retreat_problem else None}
+        out: dict[str, Any] = {
+            "flags_ignored": self.flags_ignored,
+            "flag_allowance": self.allowance.to_dict(),
+            "retreat": retreat,
+            "take_ground": bool(self.advance and self.advance.take_ground),
+            "overrun": bool(self.advance and self.advance.overrun),
+        }
+        if self.advance is not None:
+            out["take_ground_reasons"] = [x.to_dict() for x in self.advance.take_ground_reasons]
+            out["overrun_reasons"] = [x.to_dict() for x in self.advance.overrun_reasons]
+        if self.eliminate_after_retreat is not None:
+            out["eliminate_after_retreat"] = round(float(self.eliminate_after_retreat), 4)
+            out["eliminate_after_retreat_exact"] = exact(self.eliminate_after_retreat)
+        out["aftermath_notes"] = [n.to_dict() for n in self.notes]
+        return out
+
+
 
 def battle_aftermath(
     situation: Situation, rulebook: Rulebook, ruling: BattleRuling, card: str | None = None,
@@ -92,39 +128,3 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
                                        overruns_this_turn=int(ruling.overrun_battle))
-
-
-def aftermath_json(after: Aftermath) -> dict[str, Any]:
-    """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
-    retreat: dict[str, Any]
-    if after.retreat is not None:
-        r = after.retreat
-        retreat = {
-            "per_flag": r.per_flag,
-            "per_flag_min": r.per_flag_min,
-            "flags": 1,
-            "options": [o.to_dict() for o in r.options],
-            "options_total": r.options_total,
-            "min_figures_lost": r.min_figures_lost,
-            "eliminated": r.eliminated,
-            "fewest_figures_lost_by_flags": list(after.fewest_lost_by_flags),
-            "breakdown": [x.to_dict() for x in r.breakdown],
-        }
-    else:
-        retreat = {"per_flag": None, "options": [], "problem": after.retreat_problem.to_dict()
-                   if after.retreat_problem else None}
-    out: dict[str, Any] = {
-        "flags_ignored": after.flags_ignored,
-        "flag_allowance": after.allowance.to_dict(),
-        "retreat": retreat,
-        "take_ground": bool(after.advance and after.advance.take_ground),
-        "overrun": bool(after.advance and after.advance.overrun),
-    }
-    if after.advance is not None:
-        out["take_ground_reasons"] = [x.to_dict() for x in after.advance.take_ground_reasons]
-        out["overrun_reasons"] = [x.to_dict() for x in after.advance.overrun_reasons]
-    if after.eliminate_after_retreat is not None:
-        out["eliminate_after_retreat"] = round(float(after.eliminate_after_retreat), 4)
-        out["eliminate_after_retreat_exact"] = exact(after.eliminate_after_retreat)
-    out["aftermath_notes"] = [n.to_dict() for n in after.notes]
-    return out

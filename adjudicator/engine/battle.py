@@ -23,7 +23,7 @@ from adjudicator.engine.hits import HitSymbols, die_faces, hit_symbols
 from adjudicator.engine.lookups import card_orders, is_a, special_rules_in_effect
 from adjudicator.engine.los import LineOfSight, line_of_sight, los_json
 from adjudicator.engine.movement import check_path, limit_fact
-from adjudicator.engine.odds import Odds, battle_odds, odds_json
+from adjudicator.engine.odds import Odds, battle_odds
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -432,5 +432,5 @@ def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) 
         "hit_symbols": list(ruling.hits.symbols),
         "hit_reasons": [r.to_dict() for r in ruling.hits.reasons],
         "notes": [r.to_dict() for r in ruling.notes],
-        "probabilities": odds_json(ruling.odds) if ruling.odds is not None else None,
+        "probabilities": ruling.odds.to_dict() if ruling.odds is not None else None,
     }

@@ -19,7 +19,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
 from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
 from adjudicator.engine.lookups import is_a, special_rules_in_effect
-from adjudicator.engine.odds import Odds, battle_odds, odds_json
+from adjudicator.engine.odds import Odds, battle_odds
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
@@ -166,7 +166,7 @@ def card_attack_json(situation: Situation, rulebook: Rulebook, attack: CardAttac
         "breakdown": [r.to_dict() for r in attack.breakdown],
         "hit_symbols": list(attack.hit_symbols),
         "hit_reasons": [r.to_dict() for r in attack.hit_reasons],
-        "probabilities": odds_json(attack.odds) if attack.odds is not None else None,
+        "probabilities": attack.odds.to_dict() if attack.odds is not None else None,
         "flags_ignored": attack.dice if may is None else may,
         "flag_allowance": attack.allowance.to_dict(),
         "retreat": retreat,

@@ -58,6 +58,21 @@ class FireMap:
     def truncated(self) -> bool:
         return self.pairs > len(self.battles)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
+        out: dict[str, Any] = {
+            "unit": self.unit,
+            "battles": [fire_entry_json(b) for b in self.battles],
+            "pairs": self.pairs,
+            "beyond_range": self.beyond_range,
+            "truncated": self.truncated,
+            "max_pairs": self.max_pairs,
+        }
+        if self.in_sight is not None and self.board is not None:
+            out["in_sight"] = [hex_json(self.board, h) for h in self.in_sight]
+        return out
+
+
 
 def fire_map(
     situation: Situation, rulebook: Rulebook, unit_id: str | None = None, card: str | None = None,
@@ -115,18 +130,3 @@ def fire_entry_json(ruling: BattleRuling) -> dict[str, Any]:
         "line_of_sight_needed": ruling.los_needed,
         "hit_symbols": list(ruling.hits.symbols),
     }
-
-
-def fire_map_json(fm: FireMap) -> dict[str, Any]:
-    """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
-    out: dict[str, Any] = {
-        "unit": fm.unit,
-        "battles": [fire_entry_json(b) for b in fm.battles],
-        "pairs": fm.pairs,
-        "beyond_range": fm.beyond_range,
-        "truncated": fm.truncated,
-        "max_pairs": fm.max_pairs,
-    }
-    if fm.in_sight is not None and fm.board is not None:
-        out["in_sight"] = [hex_json(fm.board, h) for h in fm.in_sight]
-    return out

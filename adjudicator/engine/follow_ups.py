@@ -22,7 +22,7 @@ from adjudicator.engine.battle import BattleRuling
 from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.hits import die_faces, hit_symbols
 from adjudicator.engine.lookups import nations_of
-from adjudicator.engine.odds import battle_odds, exact, joint, odds_json
+from adjudicator.engine.odds import battle_odds, exact, joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -61,7 +61,7 @@ class FollowUp:
 def _odds(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit, dice: int,
           card: str | None = None) -> tuple[tuple[str, ...], dict[str, Any]]:
     hits = hit_symbols(situation, rulebook, attacker, target, True, card)
-    return hits.symbols, odds_json(battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures))
+    return hits.symbols, battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures).to_dict()
 
 
 def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,

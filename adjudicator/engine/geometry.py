@@ -28,7 +28,7 @@ class Hex:
         """The six touching hexes, on or off any board."""
         return tuple(Hex(self.row + dr, self.col + dc) for dr, dc in NEIGHBOUR_STEPS)
 
-    def as_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int]:
         return {"row": self.row, "col": self.col}
 
 

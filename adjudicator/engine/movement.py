@@ -100,18 +100,6 @@ class MoveOption:
     instead: tuple[Reason, ...] = ()
     hazards: tuple[Reason, ...] = ()
 
-    def to_dict(self, situation: Situation) -> dict[str, Any]:
-        return {
-            **hex_json(situation.board, self.end),
-            "path": [h.as_dict() for h in self.path],
-            "hexes_moved": self.hexes_moved,
-            "may_battle": self.may_battle,
-            "battle_dice_change": self.battle_dice_change,
-            "why": [r.to_dict() for r in self.why],
-            "instead": [r.to_dict() for r in self.instead],
-            "hazards": [r.to_dict() for r in self.hazards],
-        }
-
 
 @dataclass(frozen=True)
 class MoveRuling:
@@ -705,11 +693,25 @@ def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:
     return out
 
 
+def option_json(situation: Situation, option: MoveOption) -> dict[str, Any]:
+    """One reachable end hex: its label, the best path, hexes moved, the battle after it, why."""
+    return {
+        **hex_json(situation.board, option.end),
+        "path": [h.to_dict() for h in option.path],
+        "hexes_moved": option.hexes_moved,
+        "may_battle": option.may_battle,
+        "battle_dice_change": option.battle_dice_change,
+        "why": [r.to_dict() for r in option.why],
+        "instead": [r.to_dict() for r in option.instead],
+        "hazards": [r.to_dict() for r in option.hazards],
+    }
+
+
 def destination_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex) -> dict[str, Any]:
     """"May it go *there*?": the reachable entry for ``to`` (``reachable: true``), or why not."""
     for o in ruling.reachable:
         if o.end == to:
-            return {"reachable": True, **o.to_dict(situation)}
+            return {"reachable": True, **option_json(situation, o)}
     for h, said in ruling.unreachable:
         if h == to:
             return {"reachable": False, **hex_json(situation.board, h), "why": [r.to_dict() for r in said]}
@@ -741,7 +743,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: 
         "road_allowance": p.allowance_for(True) if p.road_bonus else p.allowance,
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
-        "reachable": [o.to_dict(situation) for o in ruling.reachable],
+        "reachable": [option_json(situation, o) for o in ruling.reachable],
         "unreachable": [{**hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
                         for h, why in ruling.unreachable],
         **extra,

@@ -41,7 +41,7 @@ class HexRef:
     def __str__(self) -> str:
         return self.label
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"row": self.row, "col": self.col, "hex": self.label}
 
 
@@ -63,8 +63,8 @@ class UnitRef:
     def __str__(self) -> str:
         return self.name
 
-    def to_json(self) -> dict[str, Any]:
-        return {"unit": self.id, "side": self.side, "type": self.type, **self.at.to_json(), "name": self.name}
+    def to_dict(self) -> dict[str, Any]:
+        return {"unit": self.id, "side": self.side, "type": self.type, **self.at.to_dict(), "name": self.name}
 
 
 @dataclass(frozen=True)
@@ -81,10 +81,10 @@ class EntryRef:
     def __str__(self) -> str:
         return self.name if self.at is None else f"{self.name} at {self.at.label}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"entry": self.id, "kind": self.kind, "name": self.name}
         if self.at is not None:
-            out.update(self.at.to_json())
+            out.update(self.at.to_dict())
         return out
 
 
@@ -95,7 +95,7 @@ Params = tuple[tuple[str, ParamValue], ...]
 def param_json(value: ParamValue) -> Any:
     """The JSON form of one parameter: refs as objects, tuples as lists, scalars as they are."""
     if isinstance(value, (HexRef, UnitRef, EntryRef)):
-        return value.to_json()
+        return value.to_dict()
     if isinstance(value, tuple):
         return [param_json(v) for v in value]
     return value

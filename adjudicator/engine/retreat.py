@@ -102,7 +102,7 @@ class RiskRoll:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            **self.hex.as_dict(), "rule": self.rule, "dice": self.risk.dice, "faces": list(self.risk.faces),
+            **self.hex.to_dict(), "rule": self.rule, "dice": self.risk.dice, "faces": list(self.risk.faces),
             "figures_per_face": self.risk.figures_per_face, "losses": [dict(loss) for loss in self._losses],
         }
 
@@ -132,8 +132,8 @@ class RetreatOption:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "path": [h.as_dict() for h in self.path],
-            "end": self.end.as_dict(),
+            "path": [h.to_dict() for h in self.path],
+            "end": self.end.to_dict(),
             "figures_lost": self.figures_lost,
             "flags_ignored": self.flags_ignored,
             "moves": len(self.path),

@@ -441,9 +441,6 @@ class Rulebook:
                                                                compare=False)
     _situation_ids: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def of(self, entry_id: str) -> object:
-        return self.rules[entry_id]
-
     # Typed accessors: the engine reads a rule's fields through these, never with getattr. Those
     # that answer None take any id (a card field naming a combat card, a badge that is a marker).
     def hex_rules(self, entry_id: str) -> HexRules:

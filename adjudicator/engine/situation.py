@@ -13,11 +13,7 @@ from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
-from adjudicator.engine.rulebook import (
-    BadgeRules,
-    BoardFace,
-    Rulebook,
-)
+from adjudicator.engine.rulebook import BadgeRules, BoardFace, Rulebook, UnitRules
 
 SIDES = ("allies", "axis")
 NATIONS = (
@@ -387,34 +383,45 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     if unit_type is None:
         raise IllegalSituation(f"{where}.type", f"unknown unit type {type_name!r}")
     h = parse_hex(item, where, board)
-
     nation = item.get("nation")
     if nation is not None:
         nation = parse_nation(nation, f"{where}.nation", rulebook)
+    badges = _parse_badges(item.get("badges", []), f"{where}.badges", unit_type, rulebook)
+    profile = resolve_profile(rulebook, unit_type, badges, nation)
+    figures, start = _parse_figures(item, where, rulebook.unit(profile), nation)
+    moved, moved_from, path = _parse_move(item, where, board, h)
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, badges, nation, moved, moved_from,
+                path=path)
+
+
+def _parse_badges(value: Any, where: str, unit_type: str, rulebook: Rulebook) -> tuple[str, ...]:
+    """A unit's ``badges``: badges and unit markers by id, name or alias, each once, each one that
+    goes on this type of unit; a unit with no badge of its own stands for the badge of the unit it
+    plays like (504th PIR)."""
     badges: list[str] = []
-    for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):
-        name = _str(badge, f"{where}.badges[{j}]")
+    for j, badge in enumerate(_list(value, where, 10)):
+        name = _str(badge, f"{where}[{j}]")
         badge_id = rulebook.resolve(name, "badge", "marker")
         if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:
-            # a unit with no badge of its own takes the badge of the unit it plays like (504th PIR)
             badge_id = (rulebook.badge_for_unit(unit_named)
                         or rulebook.badge_for_unit(rulebook.bases.get(unit_named, "")))
         if badge_id is None or rulebook.badge(badge_id) is None:
-            raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
+            raise IllegalSituation(f"{where}[{j}]", f"unknown badge {name!r}")
         marker = rulebook.marker(badge_id)
         if marker is not None and marker.placed_on != "unit":
-            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
+            raise IllegalSituation(f"{where}[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
         if badge_id in badges:
-            raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
+            raise IllegalSituation(f"{where}[{j}]", f"badge {badge_id!r} is listed twice")
         if marker is not None and not _goes_on(rulebook, marker, unit_type):
-            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
-                                                           f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
+            raise IllegalSituation(f"{where}[{j}]", f"{rulebook.names[badge_id]} is only for "
+                                                    f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
         badges.append(badge_id)
+    return tuple(badges)
 
-    profile = resolve_profile(rulebook, unit_type, tuple(badges), nation)
-    rules = rulebook.unit(profile)
-    default_start = rules.figures_by_nation.get(nation or "", rules.figures)
-    start = default_start
+
+def _parse_figures(item: Mapping[str, Any], where: str, rules: UnitRules, nation: str | None) -> tuple[int, int]:
+    """(figures, figures at the start): the start is the unit entry's (by nation), or given."""
+    start = rules.figures_by_nation.get(nation or "", rules.figures)
     figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
     if item.get("start_figures") is not None:
         start = _int(item["start_figures"], f"{where}.start_figures", 1, MAX_FIGURES)
@@ -422,19 +429,25 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
         start = figures  # 1-3 figures per scenario (supply trucks, half-tracks): what is given is the start
     if figures > start:
         raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
+    return figures, start
+
+
+def _parse_move(item: Mapping[str, Any], where: str, board: Board,
+                here: Hex) -> tuple[int, Hex | None, tuple[Hex, ...]]:
+    """(moved, moved_from, path) of this turn's move; a ``path`` says how it moved, so ``moved``
+    and ``moved_from`` follow from it (both ignored if given)."""
     moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
     moved_from = None
-    path = _parse_path(item.get("path"), f"{where}.path", board, h)
+    path = _parse_path(item.get("path"), f"{where}.path", board, here)
     if item.get("moved_from") is not None:  # checked even when a path supersedes it: bad input is a 400
         given_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
         moved_from = None if path else given_from
-        if moved_from is not None and distance(moved_from, h) > moved:
-            raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
+        if moved_from is not None and distance(moved_from, here) > moved:
+            raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, here)} hexes from the unit, "
                                                           f"but it moved {moved} this turn")
-    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
+    if path:
         moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
-                path=path)
+    return moved, moved_from, path
 
 
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
