@@ -28,7 +28,8 @@ its unit be there: ``unit_in_boat``), rails only (``moves_only_on``: ``train``),
 and exit (``enter_only_from_plateau``, ``leave_only_to_plateau``) and pier entry
 (``no_entry_from``).
 
-Pure: no I/O. ``EntryCheck`` memoises per hex, so a move's search asks it cheaply."""
+Pure: no I/O. ``EntryCheck`` memoises per hex and answers a step between open hexes at once, so
+a move's search asks it cheaply."""
 
 from __future__ import annotations
 
@@ -69,7 +70,10 @@ class EntryCheck:
         self.stands_on = frozenset(t for b in unit.badges if (badge := rulebook.badge(b)) for t in badge.stands_on)
         self._features: dict[Hex, tuple[tuple[str, HexRules], ...]] = {}
         self._beach: dict[Hex, bool] = {}
-        self._first: dict[tuple[Hex, Hex, bool], Reason | None] = {}
+        # the hexes where an entry rule may apply: any terrain, obstacle or impassable mark
+        self._closed = closed_hexes(situation)
+        self._rails = bool(self.rules.moves_only_on)
+        self._units = other_units and purpose != TAKE_GROUND_STEP
         self._unit_ref: UnitRef | None = None
 
     # -- what a hex holds (memoised: the movement search asks again and again) -----------------
@@ -98,10 +102,12 @@ class EntryCheck:
     def refusal(self, frm: Hex, to: Hex, first_step: bool = True) -> Reason | None:
         """Why the unit may not step from ``frm`` onto ``to``, or None. ``first_step``: the step
         is the first of its move (``enter_only_from_adjacent``)."""
-        key = (frm, to, first_step)
-        if key not in self._first:
-            self._first[key] = next(self._refusals(frm, to, first_step), None)
-        return self._first[key]
+        if not self._rails and to not in self._closed and frm not in self._closed and self.s.board.contains(to):
+            # open ground (no terrain, obstacle or impassable mark on either hex): only a unit bars it
+            occupant = self.s.unit_at(to) if self._units else None
+            if occupant is None or occupant.id == self.unit.id:
+                return None
+        return next(self._refusals(frm, to, first_step), None)
 
     def refusals(self, frm: Hex, to: Hex, first_step: bool = True) -> tuple[Reason, ...]:
         """Every reason the unit may not step from ``frm`` onto ``to`` (empty: it may)."""
@@ -130,7 +136,7 @@ class EntryCheck:
             # core ``retreat``: only a retreat is pushed toward an edge; the step is a move not made
             yield say("entry.off_board", RETREAT, frm=self.hex(frm))
             return
-        if self.other_units and purpose != TAKE_GROUND_STEP:
+        if self._units:
             # core ``take_ground``: the unit enters the hex its target has just emptied
             occupant = s.unit_at(to)
             if occupant is not None and occupant.id != self.unit.id:
@@ -209,6 +215,16 @@ class EntryCheck:
                 if cls in limit.unit_classes and counts_as(s, rb, frm, limit.from_terrains):
                     yield say("entry.take_ground_from", feature, fact="take_ground_limits", unit=self.who,
                               terrain=terrain, terrains=entry_refs(rb, limit.from_terrains))
+
+
+def closed_hexes(situation: Situation) -> frozenset[Hex]:
+    """The hexes of a situation where an entry rule may apply (terrain, an obstacle or an
+    impassable mark), worked out once per situation."""
+    found = situation.memo.get("closed_hexes")
+    if not isinstance(found, frozenset):
+        found = situation.memo["closed_hexes"] = frozenset(
+            h for h, state in situation.hexes.items() if state.impassable or state.features())
+    return found
 
 
 def may_enter(situation: Situation, rulebook: Rulebook, unit: Unit, frm: Hex, to: Hex, purpose: Purpose, *,

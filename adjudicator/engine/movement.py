@@ -37,7 +37,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Hex, distance, hex_json
 from adjudicator.engine.lookups import card_orders, counts_as, nations_in_effect, special_rules_in_effect
 from adjudicator.engine.reasons import EntryRef, HexRef, Reason, UnitRef
-from adjudicator.engine.rulebook import CardRules, HexRules, Rulebook, UnitClass
+from adjudicator.engine.rulebook import CardRules, Rulebook, UnitClass
 from adjudicator.engine.situation import Situation, Unit
 from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, say_params, unit_ref
 
@@ -248,12 +248,11 @@ class _Mover:
         self.who = unit_ref(situation, rulebook, unit)
         self.entry = EntryCheck(situation, rulebook, unit, MOVE, other_units=check_units,
                                 terrain_lifted_by=profile.ignores_terrain)
+        self.features = self.entry.features
+        self.block = self.entry.refusal  # why the unit may not step from a hex onto another (engine.entry)
         self._elev: dict[Hex, int] = {}
         self._road: dict[Hex, bool] = {}
         self._hazards: dict[Hex, tuple[Reason, ...]] = {}
-
-    def features(self, h: Hex) -> tuple[tuple[str, HexRules], ...]:
-        return self.entry.features(h)
 
     def terrain(self, feature: str, h: Hex | None = None) -> EntryRef | str:
         return entry_ref(self.rb, feature, hex_ref(self.s.board, h) if h is not None else None)
@@ -267,10 +266,6 @@ class _Mover:
         if h not in self._road:
             self._road[h] = any(r.road_move_bonus > 0 for _, r in self.features(h))
         return self._road[h]
-
-    def block(self, frm: Hex, to: Hex, first: bool) -> Reason | None:
-        """Why the unit may not step from ``frm`` onto ``to``, or None (``engine.entry``, for a move)."""
-        return self.entry.refusal(frm, to, first)
 
     def cost(self, frm: Hex, to: Hex) -> tuple[int, Reason | None]:
         """Hexes this step counts: 1, or a climb cost (steep hill; cliff or sea bluff to/from a beach)."""
@@ -353,18 +348,13 @@ class _State:
     costs: tuple[Reason, ...] = field(compare=False, default=())
     stop: Reason | None = field(compare=False, default=None)
     cap_rule: str | None = field(compare=False, default=None)
-    first_stop: Reason | None = field(compare=False, default=None)  # through stops: the first one passed
 
 
-def _search(m: _Mover, through_stops: bool = False) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]]:
-    """Every cheapest state per (hex, road-only, cap, stopped), and why hexes could not be entered.
-
-    ``through_stops``: a must-stop hex does not end the move (each state keeps the first stop it
-    went through), to tell why a hex beyond one cannot be reached."""
+def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]]:
+    """Every cheapest state per (hex, road-only, cap, stopped), and why hexes could not be entered."""
     p = m.p
     start = m.start
-    road0 = m.on_road(start)
-    first = _State(0, 0, 0, (start, road0, INF, False), (start,))
+    first = _State(0, 0, 0, (start, m.on_road(start), INF, False), (start,))
     best: dict[tuple[Hex, bool, int, bool], tuple[int, int]] = {first.key: (0, 0)}
     queue = [first]
     found: dict[Hex, list[_State]] = {}
@@ -407,9 +397,6 @@ def _search(m: _Mover, through_stops: bool = False) -> tuple[dict[Hex, list[_Sta
                     note(to, too_far)
                 continue
             stop = m.stops(here, to, is_first)
-            first_stop = state.first_stop
-            if through_stops and stop is not None:
-                first_stop, stop = first_stop or stop, None
             key = (to, new_road, new_cap, stop is not None)
             hazards = state.hazards + len(m.hazards(to))
             if best.get(key, (INF, INF)) <= (cost, hazards):
@@ -417,7 +404,7 @@ def _search(m: _Mover, through_stops: bool = False) -> tuple[dict[Hex, list[_Sta
             best[key] = (cost, hazards)
             costs = state.costs + ((cost_why,) if cost_why is not None else ())
             heapq.heappush(queue, _State(cost, hazards, state.hexes + 1, key, (*state.path, to), costs, stop,
-                                         cap_rule, first_stop))
+                                         cap_rule))
     return found, blocked
 
 
@@ -598,17 +585,16 @@ def _unreachable(m: _Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, l
     must-stop hex on the only ways there, a climb that uses the whole move, or no way at all."""
     s, unit, p = m.s, m.unit, m.p
     reach = p.allowance_for(m.on_road(unit.hex))
-    beyond: dict[Hex, list[_State]] | None = None
-    out: list[tuple[Hex, tuple[Reason, ...]]] = []
-    for h in _within(s, unit.hex, reach):
-        if h == unit.hex or h in reached:
-            continue
-        reasons = list(blocked.get(h, ()))
-        if not reasons:
-            if beyond is None:  # searched again only when needed: stops no longer end the move
-                beyond = _search(m, through_stops=True)[0]
-            stops = [st.first_stop for st in beyond.get(h, ()) if st.first_stop is not None]
-            reasons.extend(_beyond_stop(stop, hex_ref(s.board, h)) for stop in stops[:1])
+    out: dict[Hex, list[Reason]] = {h: list(blocked.get(h, ())) for h in _within(s, unit.hex, reach)
+                                    if h != unit.hex and h not in reached}
+    stopped = sorted((st for states in found.values() for st in states if st.stop is not None),
+                     key=lambda st: st.cost)
+    for h, reasons in out.items():
+        if not reasons:  # a hex the move could reach from a must-stop hex, had it not had to stop there
+            way = next((st for st in stopped if st.cost + distance(st.key[0], h) <= p.allowance_for(st.key[1])),
+                       None)
+            if way is not None and way.stop is not None:
+                reasons.append(_beyond_stop(way.stop, hex_ref(s.board, h)))
         if not reasons:
             for n in s.board.neighbours(h):
                 climbs = [c for st in found.get(n, ()) if st.cost >= reach for c in st.costs]
@@ -616,8 +602,7 @@ def _unreachable(m: _Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, l
                                    terrain=c.param_map["terrain"], climb=c.param_map["n"]) for c in climbs[:1])
         if not reasons:
             reasons.append(say("move.no_way", MOVEMENT, hex=hex_ref(s.board, h), n=p.allowance))
-        out.append((h, tuple(dict.fromkeys(reasons))))
-    return out
+    return [(h, tuple(dict.fromkeys(reasons))) for h, reasons in out.items()]
 
 
 def _beyond_stop(stop: Reason, h: HexRef) -> Reason:

@@ -56,7 +56,7 @@ class UnitRef:
     type_name: str  # that entry's name ("Tank Destroyer")
     at: HexRef
 
-    @property
+    @cached_property
     def name(self) -> str:
         return f"{SIDE_ADJECTIVES.get(self.side, self.side)} {self.type_name} at {self.at.label}"
 
@@ -64,6 +64,11 @@ class UnitRef:
         return self.name
 
     def to_dict(self) -> dict[str, Any]:
+        return dict(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        """Worked out once: the same unit is named by many reasons of one ruling."""
         return {"unit": self.id, "side": self.side, "type": self.type, **self.at.to_dict(), "name": self.name}
 
 
@@ -122,7 +127,8 @@ class Reason:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule": self.rule, "code": self.code,
-                               "params": {k: param_json(v) for k, v in self.params}, "text": self.text}
+                               "params": {k: param_json(v) for k, v in self.params} if self.params else {},
+                               "text": self.text}
         if self.fact is not None:
             out["fact"] = self.fact
         if self.dice is not None:

@@ -446,15 +446,25 @@ MESSAGES: dict[str, str] = {
 """Reason code -> English template."""
 
 
+_HEX_REFS: dict[tuple[str, int, int], HexRef] = {}
+"""The hexes of the three boards as reasons name them, each made once."""
+
+
 def hex_ref(board: Board, h: Hex) -> HexRef:
     """A hex as reasons name it: the board's printed label ("D7"), or "off the board"."""
-    return HexRef(h.row, h.col, board.label(h) if board.contains(h) else "off the board")
+    key = (board.kind, h.row, h.col)
+    found = _HEX_REFS.get(key)
+    if found is None:
+        if not board.contains(h):
+            return HexRef(h.row, h.col, "off the board")
+        found = _HEX_REFS[key] = HexRef(h.row, h.col, board.label(h))
+    return found
 
 
 def unit_ref(situation: Situation, rulebook: Rulebook, unit: Unit) -> UnitRef:
     """A unit as players name it: side, the name of the unit entry whose rules apply, and its hex
     ("Axis Tank Destroyer at D7")."""
-    key = ("unit_ref", unit.id, unit.hex)
+    key = ("unit_ref", unit.id, unit.profile, unit.hex.row, unit.hex.col)
     found = situation.memo.get(key)
     if not isinstance(found, UnitRef):
         found = situation.memo[key] = UnitRef(unit.id, unit.side, unit.profile,
@@ -491,24 +501,39 @@ def join(items: Iterable[Any], word: str = "and") -> str:
     return f"{', '.join(texts[:-1])} {word} {texts[-1]}"
 
 
-class _Formatter(string.Formatter):
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if "|" in format_spec and (isinstance(value, int) or value == "all"):
-            singular, plural_form = format_spec.split("|", 1)
-            return f"all {plural_form}" if value == "all" else plural(int(value), singular, plural_form)
-        if isinstance(value, tuple):
-            return join(value, format_spec or "and")
-        if isinstance(value, (HexRef, UnitRef, EntryRef)):
-            return format(str(value), format_spec)
-        return str(super().format_field(value, format_spec))
+def write(value: Any, spec: str = "") -> str:
+    """One parameter as a template writes it (see the module docstring for the two additions)."""
+    if not spec and type(value) is str:
+        return value
+    if "|" in spec and (isinstance(value, int) or value == "all"):
+        singular, plural_form = spec.split("|", 1)
+        return f"all {plural_form}" if value == "all" else plural(int(value), singular, plural_form)
+    if isinstance(value, tuple):
+        return join(value, spec or "and")
+    if isinstance(value, (HexRef, UnitRef, EntryRef)):
+        return format(str(value), spec)
+    return format(value, spec)
 
 
-_FORMATTER = _Formatter()
+_Parts = tuple[tuple[str, str | None, str], ...]
+_COMPILED: dict[str, _Parts] = {}
+
+
+def _compiled(code: str) -> _Parts:
+    """``MESSAGES[code]`` cut once into (literal, field, spec) parts: filling a template is then a
+    join, not a parse (a ruling renders dozens of reasons)."""
+    found = _COMPILED.get(code)
+    if found is None:
+        found = _COMPILED[code] = tuple((literal, field, spec or "") for literal, field, spec, _
+                                        in string.Formatter().parse(MESSAGES[code]))
+    return found
 
 
 def render(code: str, params: Params | Mapping[str, ParamValue]) -> str:
     """The English text of ``code`` with ``params`` (KeyError for an unknown code or a missing field)."""
-    return str(_FORMATTER.vformat(MESSAGES[code], (), dict(params)))
+    given = dict(params)
+    return "".join([literal if field is None else literal + write(given[field], spec)
+                    for literal, field, spec in _compiled(code)])
 
 
 def say(code: str, rule: str, *, dice: int | None = None, fact: str | None = None, **params: ParamValue) -> Reason:
