@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from adjudicator.engine.reasons import EntryRef, HexRef, UnitRef
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.wording import MESSAGES, render, say
+from adjudicator.web.openapi import REASON_ENTRY, REASON_HEX, REASON_UNIT
 
 ENGINE = Path(__file__).resolve().parent.parent / "adjudicator" / "engine"
 EXAMPLES = Path(__file__).resolve().parent.parent / "adjudicator" / "examples"
@@ -196,13 +197,19 @@ def reasons(answer: Any) -> Iterator[dict[str, Any]]:
 
 
 def assert_reasons_cite_real_rules(answer: Any, rulebook: Rulebook) -> None:
-    """Each reason cites an entry that exists, with a known code, and its ``fact`` is a field of
-    that entry's rules (engine/rulebook.py)."""
+    """Each reason cites an entry that exists, with a known code, its ``fact`` is a field of that
+    entry's rules (engine/rulebook.py), and each parameter object is a unit, a hex or an entry as
+    the OpenAPI document's components describe them."""
     for reason in reasons(answer):
         assert reason["code"] in MESSAGES, reason
         assert reason["rule"] in rulebook.kinds, reason
         if "fact" in reason:
             assert reason["fact"] in {f.name for f in dataclasses.fields(rulebook.rules[reason["rule"]])}, reason
+        for value in reason["params"].values():
+            for item in value if isinstance(value, list) else [value]:
+                assert not isinstance(item, dict) or any(
+                    set(shape["required"]) <= set(item) and set(item) <= set(shape["properties"])
+                    for shape in (REASON_UNIT, REASON_HEX, REASON_ENTRY)), (reason["code"], item)
 
 
 def renamed(doc: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], list[str]]:
