@@ -162,10 +162,11 @@ REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
 REASON_PARAM = {"nullable": True,
                 "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
                                "(ReasonEntry), or a list of these"}
-"""Untyped on purpose (OpenAPI 3.0 has no list of types; a schema without ``type`` takes any value): a ruling holds dozens of reasons, and checking each parameter against
-every shape it may take would cost schemathesis that on every answer; the shapes are the components
-``ReasonUnit``, ``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter
-object of the gallery's answers against them."""
+"""Untyped on purpose (a schema without ``type`` takes any value; OpenAPI 3.0 has no list of
+types): a ruling holds dozens of reasons, and checking each parameter against every shape it may
+take would cost schemathesis that on every answer; the shapes are the components ``ReasonUnit``,
+``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter object of the
+gallery's answers against them."""
 REASON = {
     "type": "object", "required": ["rule", "code", "params", "text"],
     "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
