@@ -127,4 +127,4 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
         why = say("aftermath.card_no_advance", card, fact="ordered_unit_advances", card=entry_ref(rulebook, card))
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
-                                       overruns_this_turn=int(ruling.overrun_battle))
+                                       overruns_this_turn=int(ruling.overrun_battle), card=card)

@@ -333,7 +333,10 @@ def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: UnitRef, fla
                 least: int) -> list[Reason]:
     """The flags rolled and each permission or obligation to ignore some (``engine.flags``)."""
     steps: list[Reason] = []
-    if allowance.forbidden_by:
+    if allowance.forbidden_by and rulebook.card(allowance.forbidden_by) is None:
+        steps.append(say("resolve.flags_forbidden_marker", allowance.forbidden_by, fact="forbids_flag_ignoring",
+                         marker=entry_ref(rulebook, allowance.forbidden_by), unit=unit))
+    elif allowance.forbidden_by:
         steps.append(say("resolve.flags_forbidden", allowance.forbidden_by, fact="forbids_flag_ignoring",
                          card=entry_ref(rulebook, allowance.forbidden_by)))
     for source in allowance.sources:
