@@ -16,7 +16,7 @@ from adjudicator.engine.rulebook import Rulebook
 
 
 def unit(uid: str, kind: str, row: int, col: int, side: str = "allies", **extra: Any) -> dict[str, Any]:
-    figures = {"armor": 3, "artillery": 2, "half_track": 2, "sniper": 1}.get(kind, 4)
+    figures = {"armor": 3, "artillery": 2, "half_track": 2, "supply_truck": 2, "sniper": 1}.get(kind, 4)
     return {"id": uid, "side": side, "type": kind, "row": row, "col": col, "figures": figures, **extra}
 
 
@@ -111,6 +111,29 @@ def test_bridge_over_a_fordable_stream_does_not_stop_the_unit(client: FlaskClien
     assert (6, 14) not in hexes_of(wading)
     bridged = post(client, "move", [unit("A", "infantry", 6, 10)], [{**stream, "obstacle": "bridge"}], unit="A")
     assert (6, 14) in hexes_of(bridged)
+
+
+def test_bridge_over_a_frozen_river_carries_the_unit_over_the_ice(client: FlaskClient) -> None:
+    ice = place(6, 12, terrain="frozen_river")
+
+    def hazards(hexes: list[dict[str, Any]]) -> set[str]:
+        answer = post(client, "move", [unit("A", "infantry", 6, 10)], hexes, unit="A")
+        return {h["rule"] for o in answer["reachable"] if (o["row"], o["col"]) == (6, 12) for h in o["hazards"]}
+
+    assert hazards([ice]) == {"frozen_river"}
+    assert hazards([{**ice, "obstacle": "bridge"}]) == set()
+
+
+def test_supply_truck_may_not_remove_wire_though_armor_does(client: FlaskClient, rulebook: Rulebook) -> None:
+    assert "wire" in rulebook.unit("supply_truck").cannot_clear
+    wire = [place(6, 12, obstacle="wire")]
+
+    def why(kind: str) -> set[str]:
+        answer = post(client, "move", [unit("A", kind, 6, 10)], wire, unit="A")
+        return codes(next(o["why"] for o in answer["reachable"] if (o["row"], o["col"]) == (6, 12)))
+
+    assert "move.cannot_clear" in why("supply_truck") and "move.cleared_and_battle" not in why("supply_truck")
+    assert "move.cleared_and_battle" in why("armor")
 
 
 @pytest.mark.parametrize("low", ["ocean", "shoreline", "beach"])
@@ -223,6 +246,13 @@ def test_tank_destroyer_unmoved_in_a_church_ignores_the_battle_out_penalty_as_in
                   attacker="A", target="T")
     plain = post(client, "battle", [td, unit("T", "infantry", 4, 10, "axis")], attacker="A", target="T")
     assert answer["legal"] and answer["dice"] == plain["dice"] > 0
+
+
+def test_boat_pages_agree_that_every_flag_costs_a_figure(client: FlaskClient, rulebook: Rulebook) -> None:
+    assert rulebook.badge("unit_in_boat").forbids_flag_ignoring
+    for path in ("/rules/marker/unit_in_boat", "/rules/action/collapsible_rafts"):
+        page = client.get(path).get_data(as_text=True)
+        assert "none may be ignored" in page or "each flag</strong> rolled" in page, path
 
 
 def test_unit_in_a_boat_ignores_no_flag(client: FlaskClient) -> None:
