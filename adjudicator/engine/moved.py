@@ -14,8 +14,8 @@ three ways, and this module turns each into the path the rulings use:
 - ``moved`` alone: the same, from any start.
 
 When no legal way exists (a ``moved`` greater than the unit may move this turn), the hexes are
-counted as given, with no path, and the battle says it moved too far. Pure: no I/O; the search is bounded by the unit's allowance and
-charged to the work budget."""
+counted as given, with no path, and the battle says it moved too far. Pure: no I/O; the search
+is bounded by the unit's allowance and charged to the work budget."""
 
 from __future__ import annotations
 

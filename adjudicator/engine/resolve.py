@@ -247,7 +247,8 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
                       applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps), back)
 
 
-def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling, applied: _Applied) -> BattleBack | None:
+def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                 applied: _Applied) -> BattleBack | None:
     """Whether this roll opens the target's battle back (``engine.follow_ups``: down to
     ``battle_back_figures`` without retreating; a figure lost to a retreat it could not make is
     no retreat), and why; None when no nation rule offers the target one."""

@@ -357,8 +357,8 @@ MESSAGES: dict[str, str] = {
     "resolve.flag_face": "{count:die|dice} showing {face}: no hit; flags make the target retreat once the hits are "
                          "taken",
     "resolve.battle_back_eliminated": "{nation}: {attacker} eliminated {unit}, so there is no battle back",
-    "resolve.battle_back_figures_left": "{nation}: {unit} has {left:figure|figures} left, not {figures:figure|figures}: "
-                                        "it may not battle {attacker} back",
+    "resolve.battle_back_figures_left": "{nation}: {unit} has {left:figure|figures} left, not "
+                                        "{figures:figure|figures}: it may not battle {attacker} back",
     "resolve.battle_back_open": "{nation}: {unit} is down to {figures:figure|figures} and did not retreat: it may "
                                 "battle {attacker} back now with {n:die|dice}",
     "resolve.battle_back_retreats": "{nation}: {unit} must retreat, so it may not battle {attacker} back",
