@@ -259,15 +259,16 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
         params: dict[str, ParamValue] = {
             "nation": entry_ref(rulebook, nation_id), "unit": unit_ref(situation, rulebook, target),
             "attacker": unit_ref(situation, rulebook, attacker), "figures": keep, "left": left, "n": dice}
-        opened: bool | None
+        opened: bool | None = False
         if applied.eliminated:
-            opened, code = False, "resolve.battle_back_eliminated"
+            code = "resolve.battle_back_eliminated"
         elif applied.retreat is None and applied.problem is not None:
-            opened, code = None, "resolve.battle_back_unknown"
+            opened = None
+            code = "resolve.battle_back_unknown"
         else:
             choices = applied.retreat.choices if applied.retreat is not None else ()
             opened = battle_back_opens(choices, target.figures, applied.lost_to_hits, keep)
-            moves = not any(c.reachable == 0 for c in choices) if choices else False
+            moves = bool(choices) and not any(c.reachable == 0 for c in choices)
             code = ("resolve.battle_back_open" if opened else "resolve.battle_back_retreats" if moves
                     else "resolve.battle_back_figures_left")
         why = say_params(code, nation_id, params, fact="battle_back_dice")
