@@ -120,7 +120,9 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
 	$(JSLINT)
-	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	url="$${TEST_DATABASE_URL:-}"; \
+	  [ -n "$$url" ] || url=$$(bash .ci/postgres.sh) || { echo "make test: PostgreSQL for the storage tests could not be started (its messages are above)" >&2; exit 1; }; \
+	  TEST_DATABASE_URL="$$url" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) $(JSTOOLS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/artifacts adjudicator/static/offline
