@@ -96,7 +96,7 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
     assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
 
 
-# (module, constant, its value, how README's configuration section states it)
+# (module, constant, its value, how README's configuration section or docs/limits.md states it)
 STATED_LIMITS = [
     ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
     ("adjudicator.config", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
@@ -130,15 +130,15 @@ STATED_LIMITS = [
 ]
 
 
-def test_readme_states_every_limit_as_the_code_sets_it(app):
-    """Issue #15: the configuration section lists every limit with the name that sets it and its
-    default. A limit changed in the code without the README (or the reverse) fails here."""
+def test_the_docs_state_every_limit_as_the_code_sets_it(app):
+    """Every limit is stated with the name that sets it and its default (README "Configuration" and
+    docs/limits.md). A limit changed in the code without the docs (or the reverse) fails here."""
     import importlib
 
     from tests.conftest import REPO
 
     readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("## Configuration"):]
+    section = readme[readme.index("## Configuration"):] + (REPO / "docs" / "limits.md").read_text()
     for module, name, value, stated in STATED_LIMITS:
         assert stated in section, stated
         if value is not None:
