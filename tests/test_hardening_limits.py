@@ -1,4 +1,4 @@
-"""Rate limits on saves and engine calls (issue #15 item 3), counted in the database every worker
+"""Rate limits on saves and engine calls, counted in the database every worker
 and machine shares: two independent app instances (two workers, or two machines) on one database
 share one count; over the limit a client gets 429 with ``Retry-After``; reads are never limited."""
 

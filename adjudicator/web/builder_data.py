@@ -147,7 +147,7 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                     "resupply_requires_rule": rules.resupply_requires_rule, "nation": rules.nation,
                 })
             if isinstance(rules, CardRules):
-                # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
+                # A card with dice of its own (command cards `air_power`, `barrage`) attacks with no unit.
                 cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice)})
             if isinstance(rules, CombatCardRules):
                 combat_cards.append({**base, "deck": rules.deck, "special_action": rules.special_action})
@@ -271,8 +271,8 @@ def page_data() -> dict[str, Any]:
 
 
 def builder_data() -> tuple[bytes, str]:
-    """The page data as compact JSON and its content hash, built once per process (issue #15:
-    the page used to embed 122 KB of JSON and re-read every example file on each request)."""
+    """The page data as compact JSON and its content hash, built once per process (the
+    page used to embed 122 KB of JSON and re-read every example file on each request)."""
     cached = current_app.extensions.get("builder_data")
     if cached is None:
         body = json.dumps(page_data(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
