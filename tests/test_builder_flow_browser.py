@@ -1,4 +1,4 @@
-"""The builder's table-side flow: the standard dispute set up by taps alone on a
+"""The builder's table-side flow (issue #11): the standard dispute set up by taps alone on a
 phone and on a desktop, with the board and the one-line ruling on the first screen throughout,
 and every word on the board legible on a 375-px phone."""
 

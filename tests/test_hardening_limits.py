@@ -1,4 +1,4 @@
-"""Rate limits on saves and engine calls, counted in the database every worker
+"""Rate limits on saves and engine calls (issue #15 item 3), counted in the database every worker
 and machine shares: two independent app instances (two workers, or two machines) on one database
 share one count; over the limit a client gets 429 with ``Retry-After``; reads are never limited."""
 
@@ -96,7 +96,7 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
     assert client.post("/api/v1/battle", json=BATTLE, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
 
 
-# (module, constant, its value, how README's configuration section or docs/limits.md states it)
+# (module, constant, its value, how README's configuration section states it)
 STATED_LIMITS = [
     ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
     ("adjudicator.config", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),

@@ -1,6 +1,6 @@
 """`make serve` itself (gunicorn, gevent workers) under slow clients, killed workers, concurrent
-saves and a read-only instance (the limits of docs/limits.md,
-tested on the real server). Each test starts the real `make serve` command on a free loopback port."""
+saves and a read-only instance (issue #15 items 2, 5 and "the test suite must test what it
+claims"). Each test starts the real `make serve` command on a free loopback port."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ def test_slow_clients_do_not_hold_up_other_requests(limited):
 
 
 def test_served_save_limit_is_one_count_across_workers_and_their_restarts(limited):
-    """Rate limits: counts in each worker's memory would let each of the two workers take
+    """Issue #15 item 3: counts in each worker's memory would let each of the two workers take
     4 saves, and a worker gunicorn starts afresh take 4 more; the shared store allows 4 in all."""
     base, master = limited
     first = saves_answered(base, range(10))
@@ -288,7 +288,7 @@ def declared_too_large(base: str, path: str, length: int) -> tuple[int, dict]:
 
 
 def test_served_http_answers_bound_bodies_and_never_cache_the_wrong_thing(limited):
-    """HTTP hardening against gunicorn itself (not only the test client): chunked and oversized
+    """Issue #15 item 7 against gunicorn itself (not only the test client): chunked and oversized
     bodies are the API's 413, only the right ``?v=`` is immutable, a 404 is never cached,
     redirects carry no ``Host``, and a gzip client gets a stable ETag and its 304."""
     base, _ = limited

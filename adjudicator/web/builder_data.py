@@ -147,7 +147,7 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                     "resupply_requires_rule": rules.resupply_requires_rule, "nation": rules.nation,
                 })
             if isinstance(rules, CardRules):
-                # A card with dice of its own (command cards `air_power`, `barrage`) attacks with no unit.
+                # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
                 cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice)})
             if isinstance(rules, CombatCardRules):
                 combat_cards.append({**base, "deck": rules.deck, "special_action": rules.special_action})
