@@ -10,7 +10,7 @@ Prints, for a cold cache (a fresh browser profile) at 1× and at 4× CPU slowdow
   in the page), and of a builder update (battle + line of sight + retreat, as the builder asks).
 
 Also the home page's first load (bytes, service worker blocked) and the bytes the builder loads
-when the offer is declined, to show declining costs nothing. Targets (issue #16): ≤ 7 MB,
+when the offer is declined, to show declining costs nothing. Targets: ≤ 7 MB,
 ≤ 5 s, ≤ 150 ms. Run with ``.venv/bin/python bench/offline.py``; needs ``make build``.
 Numbers only: no test asserts timings."""
 

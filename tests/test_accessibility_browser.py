@@ -37,7 +37,7 @@ def test_page_text_has_enough_contrast_and_every_control_a_name(scheme_page, liv
 
 
 def test_builder_on_a_winter_board_passes_the_audit(scheme_page, live_server):
-    """Issue #14: a board drawn in the winter face, with its face picker and legend open, keeps
+    """Core rule ``board_faces``: a board drawn in the winter face, with its face picker and legend open, keeps
     AA contrast and named controls, and the words on the snowy board stay readable."""
     from tests.test_board_face_browser import BOARD_TEXT_CONTRAST, SAMPLES
 

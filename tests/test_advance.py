@@ -89,7 +89,7 @@ def test_tank_destroyer_takes_ground_but_never_overruns(rulebook: Rulebook):
 
 def test_hedgerow_take_ground_allowed_after_stopping_adjacent(rulebook: Rulebook):
     """Game help summary, Hedgerows: to enter or take ground the unit must stop on an adjacent hex,
-    and it may still take ground; a close assault is always made from an adjacent hex (issue #14 B)."""
+    and it may still take ground; a close assault is always made from an adjacent hex."""
     hedge = [{"row": 4, "col": 10, "terrain": "hedgerow"}]
     still = advance(rulebook, duel(rulebook, {"type": "infantry"}, hexes=hedge))
     moved = advance(rulebook, duel(rulebook, {"type": "infantry", "moved": 1}, hexes=hedge))
@@ -177,7 +177,7 @@ def test_must_stop_terrain_that_allows_take_ground_after_stopping(rulebook: Rule
 
 
 def test_unit_that_entered_a_jungle_may_still_take_ground_out_of_it(rulebook: Rulebook):
-    """Jungle ``take_ground_after_stop`` (BGA implementation; issue #14 B): the stop ends the move,
+    """Jungle ``take_ground_after_stop`` (BGA implementation): the stop ends the move,
     not the take ground after a won battle."""
     situation = duel(rulebook, {"type": "infantry", "moved": 1}, hexes=[{"row": 5, "col": 11, "terrain": "jungle"}])
     assert advance(rulebook, situation).take_ground

@@ -343,7 +343,7 @@ def test_unmoved_tank_destroyer_ignores_target_terrain_and_its_own_town(rulebook
 def test_unmoved_tank_destroyer_ignores_only_a_town_or_villages_battle_out_penalty(
         rulebook: Rulebook, own: str, exempt: bool) -> None:
     """Winter Wars rulebook, Tank Destroyers: the exemption is for battling from inside a Town or
-    Village hex; out of a ford, a balka or a castle the usual penalty stays (issue #14 B)."""
+    Village hex; out of a ford, a balka or a castle the usual penalty stays."""
     units = [unit("A", "allies", "tank_destroyer", 4, 10), unit("B", "axis", "armor", 4, 14)]
     ruling = battle(rulebook, hexes=[terrain(4, 10, own)], units=units)
     penalty = rulebook.hex_rules(own).battle_out.get("armor", 0)

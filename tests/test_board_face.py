@@ -1,4 +1,4 @@
-"""The board's printed face (core rule ``board_faces``, issue #14 A): an optional situation field,
+"""The board's printed face (core rule ``board_faces``): an optional situation field,
 validated against the faces the content lists, kept by ``.m44`` import and saved situations, and
 read by no ruling (the Winter Wars rulebook calls a Winter/Desert board a cosmetic touch)."""
 

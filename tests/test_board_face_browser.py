@@ -1,4 +1,4 @@
-"""The builder draws the board in its printed face (core rule ``board_faces``, issue #14 A) on a phone:
+"""The builder draws the board in its printed face (core rule ``board_faces``) on a phone:
 an imported winter scenario turns the countryside snowy, the face can be picked, and it survives
 edits, a reload, a share link and a save, without changing the ruling."""
 

@@ -85,7 +85,7 @@ def test_palette_is_generated_from_the_content(client, catalogue, rulebook):
 
 
 def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue):
-    """Issue #14 A: every winter tile read "Winter" on the board; the winter look already says it."""
+    """Winter tiles: every winter tile read "Winter" on the board; the winter look already says it."""
     palette = page_data(client.get("/builder").get_data(as_text=True), client)["palette"]
     short = {t["id"]: t["short"] for t in [*palette["terrain"], *palette["obstacles"]]}
     assert (short["winter_forest"], short["winter_village"], short["winter_hill"]) == ("Forest", "Village", "Hill")

@@ -353,7 +353,7 @@ def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, liv
 
 
 def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, live_server):
-    """Issue #14 A: insignia, battle stars and barges have no rules; they are not "unknown"."""
+    """Insignia, battle stars and barges have no rules; they are not "unknown"."""
     open_builder(page, live_server)
     page.locator("#import-box summary").click()
     page.set_input_files("#m44-file", str(SAMPLES / "french_decorative_overlord.m44"))
@@ -368,7 +368,7 @@ def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, li
 
 
 def test_british_battle_back_is_offered_after_the_battle(desktop_page, live_server, app):
-    """Issue #14 C: the follow-up battles of /battle (Stiff Upper Lip) are shown, citing their rule."""
+    """The follow-up battles of /battle (Stiff Upper Lip) are shown, citing their rule."""
     page = desktop_page
     link = {"v": 1, "u": [["A", "axis", "infantry", 5, 11, 4], ["B", "allies", "infantry", 4, 12, 4, 0, "", "british"]],
             "a": "A", "t": "B"}

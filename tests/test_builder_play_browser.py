@@ -1,7 +1,7 @@
 """The builder's play tools in headless Chromium on a 375×812 touch phone, against the real
-engine: move mode (issue #12: two-tone shading from /move, the move made along the engine's path,
-the battle ruling then honouring it), entering the roll (issue #13: /resolve steps drawn and told)
-and the fire map (issue #13: /fire-map drawn for a selected unit)."""
+engine: move mode (core ``movement``: two-tone shading from /move, the move made along the engine's path,
+the battle ruling then honouring it), entering the roll (/resolve steps drawn and told)
+and the fire map (/fire-map drawn for a selected unit)."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ def test_the_steep_hill_example_opens_in_move_mode_and_the_climb_costs_two(
 
 def test_barrage_card_attacks_the_target_by_itself_and_its_roll_is_applied(desktop_page: Any, live_server: str,
                                                                              app: Any) -> None:
-    """Issue #14 C: with Barrage chosen the builder rules the card's own 4 dice on the target (no
+    """Command card ``barrage``: with Barrage chosen the builder rules the card's own 4 dice on the target (no
     unit battles, no line of sight), and the roll entered is resolved as the card's (`barrage`)."""
     page = desktop_page
     open_builder(page, live_server)

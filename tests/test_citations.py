@@ -1,4 +1,4 @@
-"""Citations point somewhere real (project principle "every answer cites", issue #14 B).
+"""Citations point somewhere real (project principle "every answer cites").
 
 Each ``sources[]`` item of an entry names a document of ``adjudicator.content.documents.DOCUMENTS``
 and a ``section`` in it. For a seed document the section must be a heading the document actually

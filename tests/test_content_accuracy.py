@@ -1,4 +1,4 @@
-"""Entries corrected or added by issues #14 B and #25, checked through the API and the pages: names
+"""Entries corrected or added against the sources, checked through the API and the pages: names
 that meant another rule, missing entries players look for, expansion tags, the readings a page must
 show where the sources differ, wrong or unsourced statements, and the citation of every fact."""
 
@@ -114,7 +114,7 @@ README_KINDS = {
 
 
 def test_readme_entry_counts_match_the_catalogue(catalogue: Catalogue):
-    """The tour's "N entries: 62 terrains, ..." is the catalogue's count, kind by kind (issue #14: counts current)."""
+    """The tour's "N entries: 62 terrains, ..." is the catalogue's count, kind by kind."""
     readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
     found = re.search(r"(\d+) entries: ([^.]+)\.", readme)
     assert found, "README.md no longer states the entry counts"
@@ -134,7 +134,7 @@ def page_text(client: FlaskClient, path: str) -> str:
     ("/api/v1/rules/command_card/air_power", "air sortie"),
 ])
 def test_pages_do_not_list_another_things_name_as_theirs(client, path, name):
-    """Fordable Stream, Shoreline and Air Sortie are entries of their own (issue #14 B)."""
+    """Fordable Stream, Shoreline and Air Sortie are entries of their own."""
     entry = client.get(path).get_json()
     assert name not in [alias.lower() for alias in entry["aliases"]]
     assert name not in page_text(client, path.removeprefix("/api/v1")).split("Also called", 1)[-1].lower()
@@ -217,7 +217,7 @@ def test_supply_truck_on_a_cliff_is_hit_as_infantry(client):
     assert "infantry" in answer["hit_symbols"] and "armor" not in answer["hit_symbols"]
 
 
-# -- issue #25: every fact traceable to its passage ---------------------------------------------------
+# -- every fact traceable to its passage --------------------------------------------------------------
 
 def test_every_structured_fact_of_every_entry_cites_its_own_passage(client, catalogue: Catalogue):
     """docs/contracts.md section 4: each field an entry sets (and ``base``) is decided by exactly one
@@ -321,7 +321,7 @@ def test_builder_data_carries_the_citation_of_each_fact(client):
     assert sum(len(facts) for facts in data["fact_cite"].values()) > 1000
 
 
-# -- issue #25: wrong pages ----------------------------------------------------------------------------
+# -- wrong pages ---------------------------------------------------------------------------------------
 
 def test_battle_star_tokens_prisoners_are_lost_with_the_unit_that_freed_them(client):
     """Game help summary, Freeing Prisoners: the prisoners go with the eliminated unit; only captured
@@ -339,7 +339,7 @@ def test_minefield_is_placed_picture_side_up_with_its_number_hidden(client):
     assert "face down" not in body and "picture side up, its number hidden" in body
 
 
-# -- issue #25: unsourced claims ------------------------------------------------------------------------
+# -- unsourced claims -----------------------------------------------------------------------------------
 
 def test_close_assault_overrun_combat_shows_the_reading_applied_and_the_other(client, catalogue: Catalogue):
     text = page_text(client, "/rules/command_card/close_assault")
@@ -388,7 +388,7 @@ def test_overlord_aliases_are_names_its_sources_use(client):
     assert "commander in chief" not in aliases and "field general" in aliases
 
 
-# -- issue #25: facts the entries' own sources give -----------------------------------------------------
+# -- facts the entries' own sources give ----------------------------------------------------------------
 
 @pytest.mark.parametrize("unit", ["half_track", "supply_truck"])
 def test_vehicle_pages_give_their_additional_terrain_considerations(client, unit):
@@ -433,7 +433,7 @@ def test_summary_pages_give_the_bga_facts_flagged_secondary(client, path, words)
     assert any(s["document"] == "BGA implementation" and s["secondary"] for s in entry["sources"])
 
 
-# -- issue #25: terms players search --------------------------------------------------------------------
+# -- terms players search -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("query", "entry"), [
     ("vacant hex", "combat_cards"), ("spare figures", "combat_cards"), ("full strength", "combat_cards"),

@@ -1,5 +1,5 @@
-"""Own words: no entry repeats a run of 12 or more words of a seed document (project principle,
-issue #14 B). Tables of numbers are excepted: "infantry 3 2 1" is the same in every source.
+"""Own words: no entry repeats a run of 12 or more words of a seed document (project principle
+"own words"). Tables of numbers are excepted: "infantry 3 2 1" is the same in every source.
 
 The seeds live outside the repository (``../shared/seeds``); where they are absent the test says
 so in its skip reason rather than passing silently."""

@@ -1,6 +1,6 @@
 """No dead fields: every structured field of ``engine/rulebook.py`` is read by the engine, or is
 declared display-only in ``rulebook.DISPLAY_ONLY`` with the reason. A field the content fills but
-nothing computes with is how a rule page and a ruling come to disagree (issue #12)."""
+nothing computes with is how a rule page and a ruling come to disagree."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fire map reads line of sight from ``los.sight_map`` (issue #13, section 3; content
+"""The fire map reads line of sight from ``los.sight_map`` (content
 ``line_of_sight``, ``battle``): one sweep for every attacker's hex instead of one line walked per
 pair, and still the very ruling ``/battle`` gives for each pair, reason for reason. With ``unit``
 it also answers the hexes that unit sees (``in_sight``), which the builder shades."""

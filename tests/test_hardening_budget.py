@@ -1,4 +1,4 @@
-"""No single legal request may hold a worker for long (issue #15 item 1): the battle answer reads
+"""No single legal request may hold a worker for long (``ENGINE_WORK_BUDGET``): the battle answer reads
 the fewest figures a retreat costs without listing every retreat, retreat lists are capped and
 say so, and every API request runs under an engine work budget (``engine.budget``) counted in
 work units, never in wall-clock time, so these tests cannot be flaky."""

@@ -1,4 +1,4 @@
-"""HTTP details that could be abused or that cost clients (issue #15 item 7): only a static URL
+"""HTTP details that could be abused or that cost clients: only a static URL
 whose ``?v=`` is the file's content hash is immutable (never a 404), redirects never reflect the
 ``Host`` header, gzip answers keep a stable ETag (so gzip-only clients get 304), and a chunked
 body over the size limit is 413."""

@@ -1,4 +1,4 @@
-"""Inputs that used to end in a 500 (issue #15 item 4) and the ``.m44`` import's limits (item 6):
+"""Inputs that used to end in a 500 and the ``.m44`` import's limits (``MAX_HEXAGONS`` and the rest):
 each answers a 4xx naming the field, or imports with the problem listed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Storage has limits and fails politely (issue #15 items 3 and 5): saves keep only the fields the
+"""Storage has limits and fails politely (docs/limits.md): saves keep only the fields the
 parser reads, a retried save stores nothing twice, the SQLite WAL is bounded, a full disk or a
 read-only database answers 503 naming the storage with ``Retry-After`` while reads go on, and a
 read-only instance folder still serves the reference. The disk and read-only cases use a real

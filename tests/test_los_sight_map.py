@@ -194,7 +194,7 @@ def test_shadow_tables_hold_exactly_the_hexes_each_line_crosses(kind: str) -> No
 
 
 def test_lines_are_kept_once_per_displacement_never_once_per_pair() -> None:
-    """Issue #15 item 8: the old ``trace`` cache kept one line per pair of hexes, bounded by a
+    """Bounded memory: the old ``trace`` cache kept one line per pair of hexes, bounded by a
     count, not by bytes (~73 MB in an Overlord worker). A line is now the table entry for its
     displacement moved onto its start: sweeping an Overlord board adds no entry per pair."""
     assert not hasattr(trace, "cache_info")

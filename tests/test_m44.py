@@ -267,7 +267,7 @@ def test_a_file_that_is_not_json_is_explained_without_the_parsers_own_words():
     assert "line 1, column 2" in message and "Expecting" not in message and "char 1" not in message
 
 
-# -- issue #14 A: every piece of a real scenario -------------------------------------------------
+# -- every piece of a real scenario ----------------------------------------------------------------
 
 def test_every_editor_name_added_for_real_scenarios_imports_with_nothing_unknown(rulebook):
     result = sample("winter_pieces_standard", rulebook)

@@ -1,4 +1,4 @@
-"""Issue #14 A through ``POST /api/v1/import/m44``, the way the builder's Import button sends a file:
+"""Every piece of a real scenario through ``POST /api/v1/import/m44``, the way the builder's Import button sends a file:
 real-format scenario files (``tests/m44/*.m44``, written by hand in the editor's format) for every
 editor name added, and the imported situation handed back to the rulings it feeds (an impassable
 hex is never entered, a wire stacked on a bridge still counts)."""

@@ -1,4 +1,4 @@
-"""Names a user would send (issue #14 D): obstacles given as terrain, several obstacles on one hex,
+"""Names a user would send: obstacles given as terrain, several obstacles on one hex,
 nation, badge, rule and terrain aliases, and the per-scenario figure count of supply vehicles.
 Checked through the API, and through the parser where the answer does not show the name."""
 
@@ -142,7 +142,7 @@ def rules_named(answer: dict[str, Any], key: str, row: int = 4, col: int = 12) -
     ("rail_track", "railroad_track", "move", "reachable"),
 ])
 def test_terrain_names_players_use_are_ruled_as_their_entry_through_the_api(client, name, entry, endpoint, key):
-    """Issue #14 D: each name is accepted, and the answer cites the entry it stands for."""
+    """Each name is accepted, and the answer cites the entry it stands for."""
     body = {"hexes": [{"row": 4, "col": 12, "terrain": name}],
             "from": {"row": 4, "col": 10}, "to": {"row": 4, "col": 14},
             "units": [{"id": "A", "side": "allies", "type": "armor", "row": 5, "col": 11, "figures": 3}], "unit": "A"}

@@ -1,4 +1,4 @@
-"""Units that real scenarios use and the catalogue lacked (issue #14 A): Ski Troops, Flame Thrower
+"""Units that real scenarios use and the catalogue lacked: Ski Troops, Flame Thrower
 tanks and the Destroyer, ruled through the battle API from their content numbers."""
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ CACHED_URLS = """async () => {
 
 
 def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(visitor, live_server):
-    """Issue #15 items 7-8: any GET with a query string was cached for ever, and the precache
+    """The offline cache (``VISITED_MAX``): any GET with a query string was cached for ever, and the precache
     fetched every static file twice (with and without its hash)."""
     page = visitor.pages[0]  # the builder page the service worker controls
     asked = ["/rules/terrain/forest?junk=1", "/api/v1/rules?x=2", "/static/css/site.css?v=bogus", "/builder?s=x"]

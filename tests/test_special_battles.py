@@ -1,4 +1,4 @@
-"""Battles the engine rules since issue #14 C, through ``/api/v1/battle``: the British Stiff Upper
+"""Special battles the engine rules, through ``/api/v1/battle``: the British Stiff Upper
 Lip battle back and the French Furia Francese second close assault offered as follow-ups, Artillery
 Bombard's second battle, Air Power and Barrage attacks by the card itself (dice by side, Winter
 Weather, the Breakthrough versions, flags that may not be ignored), Ambush (no take ground, no

@@ -1,4 +1,4 @@
-"""Attacks made by a command card itself, with no unit battling (issue #14 C): Air Power and
+"""Attacks made by a command card itself, with no unit battling: Air Power and
 Barrage (and their Breakthrough versions). ``/api/v1/battle`` rules one when it gets such a
 ``card`` and a ``target`` but no ``attacker``.
 

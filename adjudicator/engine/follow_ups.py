@@ -1,4 +1,4 @@
-"""Battles a ruling offers after the one asked about (issue #14 C), each with its own dice, hits
+"""Battles a ruling offers after the one asked about, each with its own dice, hits
 and odds, so a referee sees at once what the roll may lead to:
 
 - **Stiff Upper Lip** (nation ``british_commonwealth``): a British unit a close assault leaves with

@@ -15,7 +15,7 @@ can run in the browser.
 
 A card that attacks by itself (Air Power, Barrage: ``engine.card_attack``) is resolved the same
 way against one target at a time, with the card's dice and hit symbols; no unit battles, so
-nothing takes ground or overruns (issue #14 C)."""
+nothing takes ground or overruns (core ``take_ground``, ``armor_overrun``)."""
 
 from __future__ import annotations
 
@@ -292,7 +292,7 @@ def resolve_card_attack(situation: Situation, rulebook: Rulebook, attack: CardAt
     """Apply the faces ``rolled`` against the target of a card's own attack (``engine.card_attack``):
     the card's dice and hit symbols, its flags (which Air Power and Barrage forbid ignoring), the
     retreat they force. An Air Power group is rolled target by target: the roll is ``target``'s.
-    No unit battles, so no ground is taken and no overrun follows (issue #14 C)."""
+    No unit battles, so no ground is taken and no overrun follows (core ``take_ground``, ``armor_overrun``)."""
     rolled = dict(rolled)
     total = sum(rolled.values())
     target, card = attack.target, attack.card

@@ -294,7 +294,7 @@ class CardRules:
     ordered_units_move: bool = True  # False: the units it orders battle where they stand (Close Assault, Firefight)
     ignores_terrain_movement: bool = False  # terrain movement restrictions do not apply (Behind Enemy Lines)
     move_after_battle: int | None = None  # hexes the unit may move again after battling (Behind Enemy Lines)
-    # orders added with the special battles of issue #14 (Firefight, Ambush, Artillery Bombard, card attacks)
+    # orders of the special battles (Firefight, Ambush, Artillery Bombard, card attacks)
     close_assault_only: bool = False  # its battles are close assaults only (Close Assault, Ambush)
     orders_not_adjacent_to_enemy: bool = False  # only units with no adjacent enemy may battle (Firefight)
     ordered_unit_advances: bool = True  # False: the unit battling with it may not take ground/overrun (Ambush)

@@ -331,7 +331,7 @@ def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
     obstacle = rulebook.resolve(name, "obstacle", "marker")
     if obstacle is None or rulebook.feature(obstacle) is None:
         terrain = rulebook.resolve(name, "terrain")
-        if terrain is not None:  # issue #14 D: say where a known name goes rather than "unknown"
+        if terrain is not None:  # say where a known name goes rather than "unknown"
             raise IllegalSituation(where, f"{rulebook.names[terrain]} is a terrain, not an obstacle: give it as "
                                           f"{where.rsplit('.', 1)[0]}.terrain")
         raise IllegalSituation(where, f"unknown obstacle {name!r}")

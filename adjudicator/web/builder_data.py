@@ -271,8 +271,8 @@ def page_data() -> dict[str, Any]:
 
 
 def builder_data() -> tuple[bytes, str]:
-    """The page data as compact JSON and its content hash, built once per process (issue #15:
-    the page used to embed 122 KB of JSON and re-read every example file on each request)."""
+    """The page data as compact JSON and its content hash, built once per process (the
+    page used to embed 122 KB of JSON and re-read every example file on each request)."""
     cached = current_app.extensions.get("builder_data")
     if cached is None:
         body = json.dumps(page_data(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
