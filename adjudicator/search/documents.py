@@ -121,10 +121,24 @@ class Doc:
     tokenize: Callable[[str], tuple[Span, ...]] = field(compare=False, repr=False)
 
     @cached_property
-    def summary_tokens(self) -> tuple[Span, ...]:
-        return self.tokenize(self.summary)
+    def sort_name(self) -> str:
+        """The name as ties are broken: case aside."""
+        return self.name.lower()
 
     @cached_property
-    def body_tokens(self) -> tuple[Span, ...]:
-        """Analyzed once per process, on first use, for the snippets."""
-        return self.tokenize(self.body)
+    def summary_spans(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Where each stem stands in the summary (analyzed on first use, for the snippets)."""
+        return _spans(self.tokenize(self.summary))
+
+    @cached_property
+    def body_spans(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Where each stem stands in the explanation (analyzed on first use, for the snippets)."""
+        return _spans(self.tokenize(self.body))
+
+
+def _spans(tokens: tuple[Span, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """stem -> the (start, end) of each of its words, in text order."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for start, end, stem in tokens:
+        found.setdefault(stem, []).append((start, end))
+    return {stem: tuple(spans) for stem, spans in found.items()}

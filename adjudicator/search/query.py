@@ -68,7 +68,8 @@ class ParsedQuery:
 def clean(text: str) -> str:
     """Normalize anything a user can send (NFKC, no control characters), cut to a sane length."""
     text = unicodedata.normalize("NFKC", text[: MAX_QUERY_CHARS * 4])
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
     return re.sub(r"\s+", " ", text).strip()[:MAX_QUERY_CHARS]
 
 
@@ -94,7 +95,7 @@ def _read_words(words: list[str], lexicon: Lexicon,
     A word that has completions is kept as typed. Also says whether any word was corrected."""
     vocabulary = lexicon.vocabulary
     stoplist = lexicon.analysis.stoplist
-    single_keys = {k[0] for k in lexicon.synonyms.table if len(k) == 1}
+    single_keys = lexicon.synonyms.single_words
     corrected: list[str] = []
     completions: dict[int, list[str]] = {}
     any_correction = False

@@ -24,6 +24,15 @@ class Names(Protocol):
     docs: dict[int, Doc]
     phrases: dict[str, list[tuple[int, tuple[str, ...]]]]
     """First stem of a name -> (docnum, the name's stems) of every entry with such a name."""
+    name_order: Mapping[int, int]
+    """docnum -> where its name comes in alphabetical order, case aside (``name_order``)."""
+
+
+def name_order(docs: Mapping[int, Doc]) -> dict[int, int]:
+    """docnum -> the place of its name among all names, case aside (one place per name): the
+    last tie-break of ``rank``, as a number."""
+    places = {name: n for n, name in enumerate(sorted({doc.sort_name for doc in docs.values()}))}
+    return {docnum: places[doc.sort_name] for docnum, doc in docs.items()}
 
 
 @dataclass(frozen=True)
@@ -86,8 +95,25 @@ entries: "attack card" names the Attack card more fully than "section" names Ord
 "take ground" (two common words) does not outweigh "hedgerow"."""
 
 
-def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> list[tuple[int, float]]:
-    """(docnum, score) best first: exact names, then named entries, then BM25F.
+@dataclass(frozen=True)
+class Ranking:
+    """The candidates best first (``order``), and the score each is shown with."""
+
+    order: list[int]
+    bm25: Mapping[int, float]
+    keys: Mapping[int, tuple[Any, ...]]
+    """The ordering key of each named candidate; the others' is ``UNNAMED``."""
+    levels: Mapping[tuple[Any, ...], int]
+    lift: float
+
+    def score(self, docnum: int) -> float:
+        """A score that falls with the rank: BM25F lifted by the rank of the key, so an API user
+        who sorts by score gets this order."""
+        return round(self.bm25[docnum] + self.lift * self.levels[self.keys.get(docnum, UNNAMED)], 4)
+
+
+def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> Ranking:
+    """The candidates best first: exact names, then named entries, then BM25F.
 
     Ordering key, all deterministic:
     1. the query *is* one of the entry's names (all its words make up the name), surest reading
@@ -99,24 +125,33 @@ def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> list
        first (``documents.specificities``, plus ``LENGTH_BONUS`` per further word its name
        covers: "tanks in a bunker" -> Bunker);
     3. named, but outranked;
-    4. everything else.
+    4. everything else (``UNNAMED``).
     Ties, and all of 4, go by BM25F, then name."""
     named = named_entries(parsed, index)
     named = {d: m for d, m in named.items() if d in scores}
-    keys = {docnum: _key(docnum, named, parsed, index) for docnum in scores}
-    order = sorted(scores, key=lambda d: (keys[d], -scores[d], index.docs[d].name.lower()))
-    # A score that falls with the rank: BM25F lifted by the rank of the key, so an API user who
-    # sorts by score gets this order.
-    lift = max(scores.values(), default=0.0) + 1.0
-    levels = {key: n for n, key in enumerate(sorted(set(keys.values()), reverse=True))}
-    return [(d, round(scores[d] + lift * levels[keys[d]], 4)) for d in order]
+    keys = {docnum: _key(docnum, named, parsed, index) for docnum in named}
+    # Sorted by (key, -BM25F, name) as three stable sorts, last criterion first, two of them
+    # keyed by a dict lookup (no Python call per candidate); every key of a named entry is
+    # smaller than ``UNNAMED``.
+    order = sorted(scores, key=index.name_order.__getitem__)
+    order.sort(key=scores.__getitem__, reverse=True)
+    if keys:
+        order = sorted(keys, key=lambda d: (keys[d], -scores[d], index.name_order[d])) + [
+            d for d in order if d not in keys]
+    distinct = set(keys.values())
+    if len(keys) < len(scores):
+        distinct.add(UNNAMED)
+    levels = {key: n for n, key in enumerate(sorted(distinct, reverse=True))}
+    return Ranking(order, scores, keys, levels, max(scores.values(), default=0.0) + 1.0)
+
+
+UNNAMED = (3, 0.0, 0.0, 0)
+"""The ordering key of a candidate the query does not name (level 4 of ``rank``)."""
 
 
 def _key(docnum: int, named: dict[int, NameMatch], parsed: ParsedQuery, index: Names) -> tuple[Any, ...]:
-    """The ordering key of one candidate (the levels 1-4 of ``rank``)."""
-    match = named.get(docnum)
-    if match is None:
-        return (3, 0.0, 0.0, 0)
+    """The ordering key of a named candidate (the levels 1-3 of ``rank``)."""
+    match = named[docnum]
     doc = index.docs[docnum]
     specificity = doc.specificity + LENGTH_BONUS * (match.length - 1)
     weight = round(match.weight, 6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 from markupsafe import Markup
@@ -73,20 +74,19 @@ def search_generation(
     scores = generation.scores(parsed)
     if scores is None:
         return Results(parsed.text, (), 0, {}, {}, None)
-    ranked = rank(parsed, generation, scores)
-    docs = generation.docs
-    kinds = Counter(docs[d].kind for d, _ in ranked if expansion in (None, docs[d].expansion))
-    expansions = Counter(docs[d].expansion for d, _ in ranked if kind in (None, docs[d].kind))
-    chosen = [
-        (d, s) for d, s in ranked
-        if kind in (None, docs[d].kind) and expansion in (None, docs[d].expansion)
-    ]
+    ranking = rank(parsed, generation, scores)
+    docs = list(map(generation.docs.__getitem__, ranking.order))
+    in_kind = docs if kind is None else [doc for doc in docs if doc.kind == kind]
+    in_expansion = docs if expansion is None else [doc for doc in docs if doc.expansion == expansion]
+    kinds = dict(Counter(map(attrgetter("kind"), in_expansion)))
+    expansions = dict(Counter(map(attrgetter("expansion"), in_kind)))
+    chosen = in_kind if expansion is None else [doc for doc in in_kind if doc.expansion == expansion]
     stems = parsed.stems
     hits = tuple(
-        Hit(docs[d].id, docs[d].kind, docs[d].name, docs[d].url, docs[d].expansion, snippet(docs[d], stems), s)
-        for d, s in chosen[:limit]
+        Hit(doc.id, doc.kind, doc.name, doc.url, doc.expansion, snippet(doc, stems), ranking.score(doc.docnum))
+        for doc in chosen[:limit]
     )
     suggestion = parsed.suggestion
     if suggestion is not None and suggestion == parsed.text.lower():
         suggestion = None
-    return Results(parsed.text, hits, len(chosen), dict(kinds), dict(expansions), suggestion)
+    return Results(parsed.text, hits, len(chosen), kinds, expansions, suggestion)
