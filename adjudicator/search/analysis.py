@@ -47,8 +47,11 @@ class Analysis:
         analyze = self.stems
 
         def stems(text: str) -> tuple[str, ...]:
+            found = table.get(text)
+            if found is not None:
+                return found
             parts = text.split(" ")
-            if all(part in table for part in parts):
+            if len(parts) > 1 and all(part in table for part in parts):
                 return tuple(stem for part in parts for stem in table[part])
             return analyze(text)
 

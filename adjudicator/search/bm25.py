@@ -98,12 +98,17 @@ class Scorer:
         scores: dict[int, float] = {}
         get = scores.get
         for stem, weight in weights.items():
+            if not scores:  # the first stem: each sum starts at 0, and 0 + x is x
+                scores = {doc: weight * value for doc, value in self.stem_scores(stem).items()}
+                get = scores.get
+                continue
             for doc, value in self.stem_scores(stem).items():
                 scores[doc] = get(doc, 0.0) + weight * value
         for weight, stems in phrases:
             maps = [self.stem_scores(stem) for stem in stems]
+            everywhere = set(maps[0]).intersection(*maps[1:])
             for doc in maps[0]:
-                if all(doc in m for m in maps):
+                if doc in everywhere:
                     total = 0.0
                     for m in maps:
                         total += m[doc]

@@ -102,11 +102,13 @@ def _read_words(words: list[str], lexicon: Lexicon,
     for i, word in enumerate(words):
         last = typing and i == len(words) - 1
         known = word in stoplist or word in single_keys or len(word) < 2 or vocabulary.is_known(word)
-        fix = None if known else vocabulary.correct(word)
         if last and word not in vocabulary.name_words and word not in stoplist:
             completions[i] = vocabulary.complete(word)  # an unfinished word: "hedg", "fores"
-        elif not known and fix is None:
-            completions[i] = vocabulary.complete(word)  # a short form: "hil", "arti"
+            fix = None if known or completions[i] else vocabulary.correct(word)  # kept as typed if completed
+        else:
+            fix = None if known else vocabulary.correct(word)
+            if not known and fix is None:
+                completions[i] = vocabulary.complete(word)  # a short form: "hil", "arti"
         if fix is not None and not completions.get(i):
             any_correction = True
             corrected.append(fix)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from adjudicator.search.analysis import Analysis
 from adjudicator.search.documents import Doc
-from adjudicator.search.query import NAMING_WEIGHT, Group, ParsedQuery
+from adjudicator.search.query import NAMING_WEIGHT, ParsedQuery
 
 
 class Names(Protocol):
@@ -58,34 +58,44 @@ class NameMatch:
         return self.contains(other) or (overlap and self.weight > other.weight)
 
 
-def _consume(phrase: tuple[str, ...], groups: tuple[Group, ...], at: int, weight: float) -> list[tuple[int, float]]:
-    if not phrase:
-        return [(at, weight)]
+Readings = tuple[tuple[tuple[str, ...], int, float], ...]
+"""Of one group, the readings sure enough to name an entry: (stems, how many, weight)."""
+
+
+def _consume(phrase: tuple[str, ...], groups: list[Readings], at: int, weight: float) -> list[tuple[int, float]]:
+    """Where the groups from ``at`` on spell out ``phrase``: (end, the product of the weights)."""
     if at >= len(groups):
         return []
     found = []
-    for alternative in groups[at].alternatives:
-        if alternative.weight < NAMING_WEIGHT:
-            continue
-        size = len(alternative.stems)
-        if phrase[:size] == alternative.stems:
-            found += _consume(phrase[size:], groups, at + 1, weight * alternative.weight)
+    for stems, size, surety in groups[at]:
+        if phrase[:size] == stems:
+            if size == len(phrase):
+                found.append((at + 1, weight * surety))
+            else:
+                found += _consume(phrase[size:], groups, at + 1, weight * surety)
     return found
 
 
 def named_entries(parsed: ParsedQuery, index: Names) -> dict[int, NameMatch]:
     """Entries one of whose names the query spells out, with the best (longest) place it does."""
     best: dict[int, NameMatch] = {}
-    groups = parsed.groups
-    for start, group in enumerate(groups):
-        firsts = {a.stems[0] for a in group.alternatives if a.weight >= NAMING_WEIGHT}
-        for first in firsts:
+    groups = [tuple((a.stems, len(a.stems), a.weight) for a in group.alternatives if a.weight >= NAMING_WEIGHT)
+              for group in parsed.groups]
+    for start, readings in enumerate(groups):
+        one_word: dict[str, float] = {}  # a name of one stem is spelled by the surest reading of it
+        for stems, size, weight in readings:
+            if size == 1:
+                one_word[stems[0]] = max(one_word.get(stems[0], 0.0), weight)
+        for first in {stems[0] for stems, _size, _weight in readings}:
             for docnum, phrase in index.phrases.get(first, ()):
-                for end, weight in _consume(phrase, groups, start, 1.0):
-                    match = NameMatch(start, end, weight)
+                if len(phrase) == 1:
+                    found = [(start + 1, one_word[first])] if first in one_word else []
+                else:
+                    found = _consume(phrase, groups, start, 1.0)
+                for end, weight in found:
                     old = best.get(docnum)
-                    if old is None or (match.length, match.weight) > (old.length, old.weight):
-                        best[docnum] = match
+                    if old is None or (end - start, weight) > (old.length, old.weight):
+                        best[docnum] = NameMatch(start, end, weight)
     return best
 
 

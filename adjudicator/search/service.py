@@ -90,3 +90,4 @@ def search_generation(
     if suggestion is not None and suggestion == parsed.text.lower():
         suggestion = None
     return Results(parsed.text, hits, len(chosen), kinds, expansions, suggestion)
+

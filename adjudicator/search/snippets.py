@@ -29,28 +29,40 @@ def highlight(text: str, spans: list[tuple[int, int]], start: int = 0, end: int 
     return Markup("".join(out))
 
 
+def _densest(found: list[tuple[int, int, str]]) -> int:
+    """The first matched word (of ``found``, in text order) that starts the window of
+    ``SNIPPET_CHARS`` holding the most distinct matched stems: one pass, the window's end
+    moving on as its start does."""
+    best, best_count = 0, -1
+    counts: dict[str, int] = {}
+    end = 0
+    for i, (a, _b, _s) in enumerate(found):
+        while end < len(found) and found[end][0] < a + SNIPPET_CHARS:
+            stem = found[end][2]
+            counts[stem] = counts.get(stem, 0) + 1
+            end += 1
+        if len(counts) > best_count:
+            best, best_count = i, len(counts)
+        stem = found[i][2]
+        counts[stem] -= 1
+        if not counts[stem]:
+            del counts[stem]
+    return best
+
+
 def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
     """The summary with matched words marked; if only the explanation matched, the passage of
     the explanation with the most distinct matched words."""
     summary = doc.summary_spans
-    spans = sorted(span for stem in stems if stem in summary for span in summary[stem])
-    if spans or not doc.body:
-        return highlight(doc.summary, spans)
+    matched = summary.keys() & stems
+    if matched or not doc.body:
+        return highlight(doc.summary, sorted(span for stem in matched for span in summary[stem]))
     body = doc.body
     where = doc.body_spans
-    found = sorted((a, b, stem) for stem in stems if stem in where for (a, b) in where[stem])  # in text order
+    found = sorted((a, b, stem) for stem in where.keys() & stems for (a, b) in where[stem])  # in text order
     if not found:
         return highlight(doc.summary, [])
-    best, best_count = 0, -1
-    for i, (a, _b, _s) in enumerate(found):
-        window = set()
-        for x, _y, stem in found[i:]:  # in text order: the window ends at the first word past it
-            if x >= a + SNIPPET_CHARS:
-                break
-            window.add(stem)
-        if len(window) > best_count:
-            best, best_count = i, len(window)
-    centre = found[best][0]
+    centre = found[_densest(found)][0]
     start = max(0, centre - 40)
     if start:
         space = body.find(" ", start)
@@ -60,4 +72,4 @@ def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
         space = body.rfind(" ", start, end)
         end = space if space > centre else end
     fragment = highlight(body, [(a, b) for (a, b, _s) in found], start, end)
-    return (Markup("… ") if start else Markup("")) + fragment + (Markup(" …") if end < len(body) else Markup(""))
+    return Markup("".join(("… " if start else "", fragment, " …" if end < len(body) else "")))
