@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,6 +17,9 @@ from adjudicator.content.facts import describe
 from adjudicator.content.loader import Catalogue, Entry
 from adjudicator.content.markdown import render
 from adjudicator.search.analysis import Analysis, Span
+
+HTML_SPECIAL = re.compile("[&<>\"']")
+"""The characters ``escape`` replaces: text without them is its own escaped form."""
 
 
 def names(entry: Entry) -> list[str]:
@@ -124,6 +128,16 @@ class Doc:
     def sort_name(self) -> str:
         """The name as ties are broken: case aside."""
         return self.name.lower()
+
+    @cached_property
+    def summary_plain(self) -> bool:
+        """The summary holds nothing HTML escapes (most do not): snippets slice it as it is."""
+        return not HTML_SPECIAL.search(self.summary)
+
+    @cached_property
+    def body_plain(self) -> bool:
+        """The explanation holds nothing HTML escapes: snippets slice it as it is."""
+        return not HTML_SPECIAL.search(self.body)
 
     @cached_property
     def summary_spans(self) -> dict[str, tuple[tuple[int, int], ...]]:

@@ -81,6 +81,7 @@ def named_entries(parsed: ParsedQuery, index: Names) -> dict[int, NameMatch]:
     best: dict[int, NameMatch] = {}
     groups = [tuple((a.stems, len(a.stems), a.weight) for a in group.alternatives if a.weight >= NAMING_WEIGHT)
               for group in parsed.groups]
+    present = frozenset(stem for readings in groups for stems, _size, _weight in readings for stem in stems)
     for start, readings in enumerate(groups):
         one_word: dict[str, float] = {}  # a name of one stem is spelled by the surest reading of it
         for stems, size, weight in readings:
@@ -90,8 +91,10 @@ def named_entries(parsed: ParsedQuery, index: Names) -> dict[int, NameMatch]:
             for docnum, phrase in index.phrases.get(first, ()):
                 if len(phrase) == 1:
                     found = [(start + 1, one_word[first])] if first in one_word else []
-                else:
+                elif present.issuperset(phrase):  # else some word of the name is nowhere in the query
                     found = _consume(phrase, groups, start, 1.0)
+                else:
+                    continue
                 for end, weight in found:
                     old = best.get(docnum)
                     if old is None or (end - start, weight) > (old.length, old.weight):

@@ -3,9 +3,8 @@ cut the snippets, and keep the answer for the next player who asks the same."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from operator import attrgetter
+from itertools import islice
 from pathlib import Path
 
 from markupsafe import Markup
@@ -75,16 +74,17 @@ def search_generation(
     if scores is None:
         return Results(parsed.text, (), 0, {}, {}, None)
     ranking = rank(parsed, generation, scores)
-    docs = list(map(generation.docs.__getitem__, ranking.order))
-    in_kind = docs if kind is None else [doc for doc in docs if doc.kind == kind]
-    in_expansion = docs if expansion is None else [doc for doc in docs if doc.expansion == expansion]
-    kinds = dict(Counter(map(attrgetter("kind"), in_expansion)))
-    expansions = dict(Counter(map(attrgetter("expansion"), in_kind)))
-    chosen = in_kind if expansion is None else [doc for doc in in_kind if doc.expansion == expansion]
+    facets = generation.facets
+    in_kind, in_expansion = facets.narrowed(scores.keys(), kind, expansion)
+    kinds = facets.count(facets.kinds, in_expansion)
+    expansions = facets.count(facets.expansions, in_kind)
+    chosen = in_kind if expansion is None else in_kind & in_expansion
+    order = ranking.order if len(chosen) == len(scores) else (d for d in ranking.order if d in chosen)
+    docs = map(generation.docs.__getitem__, islice(order, limit))
     stems = parsed.stems
     hits = tuple(
         Hit(doc.id, doc.kind, doc.name, doc.url, doc.expansion, snippet(doc, stems), ranking.score(doc.docnum))
-        for doc in chosen[:limit]
+        for doc in docs
     )
     suggestion = parsed.suggestion
     if suggestion is not None and suggestion == parsed.text.lower():

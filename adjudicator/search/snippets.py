@@ -3,30 +3,39 @@ explanation that matched best. Only our own ``<mark>`` tags; everything else is 
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from adjudicator.search.documents import Doc
+from adjudicator.search.documents import HTML_SPECIAL, Doc
 
 SNIPPET_CHARS = 180
-HTML_SPECIAL = re.compile("[&<>\"']")
-"""The characters ``escape`` replaces: text without them is its own escaped form."""
 
 
 def highlight(text: str, spans: list[tuple[int, int]], start: int = 0, end: int | None = None) -> Markup:
     """Escaped ``text[start:end]`` with only our own ``<mark>`` tags around matched words."""
     end = len(text) if end is None else end
-    safe = escape if HTML_SPECIAL.search(text, start, end) else str  # most rules text has none
+    return Markup(_marked(text, spans, start, end, not HTML_SPECIAL.search(text, start, end)))
+
+
+def _marked(text: str, spans: Iterable[tuple[int, int]], start: int, end: int, plain: bool) -> str:
+    """``highlight`` as a plain string; ``plain``: the text has nothing to escape (most rules
+    text), so its pieces are sliced, not escaped one by one."""
     out: list[str] = []
     cursor = start
+    if plain:
+        for a, b in spans:
+            if a >= start and b <= end:
+                out += (text[cursor:a], "<mark>", text[a:b], "</mark>")
+                cursor = b
+        out.append(text[cursor:end])
+        return "".join(out)
     for a, b in spans:
-        if a < start or b > end:
-            continue
-        out += (safe(text[cursor:a]), "<mark>", safe(text[a:b]), "</mark>")
-        cursor = b
-    out.append(safe(text[cursor:end]))
-    return Markup("".join(out))
+        if a >= start and b <= end:
+            out += (escape(text[cursor:a]), "<mark>", escape(text[a:b]), "</mark>")
+            cursor = b
+    out.append(escape(text[cursor:end]))
+    return "".join(out)
 
 
 def _densest(found: list[tuple[int, int, str]]) -> int:
@@ -56,12 +65,16 @@ def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
     summary = doc.summary_spans
     matched = summary.keys() & stems
     if matched or not doc.body:
-        return highlight(doc.summary, sorted(span for stem in matched for span in summary[stem]))
+        if len(matched) == 1:  # one stem: its spans are in text order already
+            spans: Iterable[tuple[int, int]] = summary[matched.pop()]
+        else:
+            spans = sorted(span for stem in matched for span in summary[stem])
+        return Markup(_marked(doc.summary, spans, 0, len(doc.summary), doc.summary_plain))
     body = doc.body
     where = doc.body_spans
     found = sorted((a, b, stem) for stem in where.keys() & stems for (a, b) in where[stem])  # in text order
     if not found:
-        return highlight(doc.summary, [])
+        return Markup(_marked(doc.summary, (), 0, len(doc.summary), doc.summary_plain))
     centre = found[_densest(found)][0]
     start = max(0, centre - 40)
     if start:
@@ -71,5 +84,5 @@ def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
     if end < len(body):
         space = body.rfind(" ", start, end)
         end = space if space > centre else end
-    fragment = highlight(body, [(a, b) for (a, b, _s) in found], start, end)
+    fragment = _marked(body, [(a, b) for (a, b, _s) in found], start, end, doc.body_plain)
     return Markup("".join(("… " if start else "", fragment, " …" if end < len(body) else "")))

@@ -46,6 +46,7 @@ from adjudicator.content.loader import Catalogue, content_dir
 from adjudicator.search.analysis import QUESTION_WORDS, Analysis, Span
 from adjudicator.search.bm25 import Scorer, Table
 from adjudicator.search.documents import Doc, document, specificities
+from adjudicator.search.facets import Facets
 from adjudicator.search.fields import FIELD_BOOSTS, TEXT_FIELDS
 from adjudicator.search.query import ParsedQuery
 from adjudicator.search.ranking import name_order
@@ -300,6 +301,7 @@ class Generation:
         self.vocabulary = Vocabulary(frequencies, name_words, stems, self.analysis)
         self._pool.put(searcher)
         self.name_order = name_order(self.docs)
+        self.facets = Facets.of(self.docs)
         self.bm25 = Table.from_json(json.loads((folder / BM25_FILE).read_text(encoding="utf-8")))
         self.scorer = Scorer(self.bm25, sorted(self.docs))
         # Answers are fixed for a generation and players repeat questions ("forest", "arty range"),
