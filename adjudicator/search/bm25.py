@@ -11,8 +11,6 @@ the server and the browser rank on identical numbers; a test checks them against
 from __future__ import annotations
 
 import math
-from itertools import chain, repeat
-from operator import add, mul
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,15 +59,11 @@ def field_scores(table: Table, field: str, stem: str) -> dict[int, float]:
 
 
 class Scorer:
-    """Every stem's BM25F score per entry (summed over the fields), computed once per generation:
-    as a mapping (docnum -> score, the entries that hold the stem) and as a dense row (a score
-    for every docnum, 0.0 where the stem is not), which a query adds up row by row in C."""
+    """Every stem's BM25F score per entry (summed over the fields), computed once per generation."""
 
     def __init__(self, table: Table, docnums: Sequence[int]) -> None:
         stems = dict.fromkeys(stem for field in TEXT_FIELDS for stem in table.postings[field])
-        size = max(docnums, default=-1) + 1
         self._by_stem: dict[str, dict[int, float]] = {}
-        self._rows: dict[str, list[float]] = {}
         for stem in stems:
             total: dict[int, float] = {}
             for field in TEXT_FIELDS:
@@ -77,11 +71,6 @@ class Scorer:
                     doc = docnums[position]
                     total[doc] = total.get(doc, 0.0) + value
             self._by_stem[stem] = total
-            row = [0.0] * size
-            for doc, value in total.items():
-                row[doc] = value
-            self._rows[stem] = row
-        self._zeros = [0.0] * size
 
     def stem_scores(self, stem: str) -> Mapping[int, float]:
         """docnum -> the stem's score summed over the fields, name first."""
@@ -94,8 +83,7 @@ class Scorer:
         Any reading of any group may match, weighed by how sure it is; a stem read several ways
         counts once, at its surest; a multi-word reading counts only where all its words are,
         once per word. Additions run in offline-search.js's order: single stems in the order
-        read, then the multi-word readings. Adding a whole row (0.0 where an entry lacks the stem)
-        gives the very same sums: x + 0.0 is x, and w * 0.0 is 0.0."""
+        read, then the multi-word readings."""
         weights: dict[str, float] = {}
         phrases: list[tuple[float, tuple[str, ...]]] = []
         for group in parsed.groups:
@@ -107,30 +95,22 @@ class Scorer:
                     phrases.append((alternative.weight, alternative.stems))
         if not weights and not phrases:
             return None
-        rows = self._rows
-        by_stem = self._by_stem
-        total: list[float] | None = None
+        scores: dict[int, float] = {}
+        get = scores.get
         for stem, weight in weights.items():
-            row = rows.get(stem)
-            if row is None:
+            if not scores:  # the first stem: each sum starts at 0, and 0 + x is x
+                scores = {doc: weight * value for doc, value in self.stem_scores(stem).items()}
+                get = scores.get
                 continue
-            if weight != 1.0:
-                row = list(map(mul, repeat(weight), row))
-            total = row if total is None else list(map(add, total, row))
-        matched = dict.fromkeys(chain.from_iterable(by_stem.get(stem, ()) for stem in weights))
+            for doc, value in self.stem_scores(stem).items():
+                scores[doc] = get(doc, 0.0) + weight * value
         for weight, stems in phrases:
             maps = [self.stem_scores(stem) for stem in stems]
             everywhere = set(maps[0]).intersection(*maps[1:])
-            if not everywhere:
-                continue
-            row = [0.0] * len(self._zeros)
-            for doc in everywhere:
-                value = 0.0
-                for m in maps:
-                    value += m[doc]
-                row[doc] = weight * value
-            total = row if total is None else list(map(add, total, row))
-            matched.update(dict.fromkeys(doc for doc in maps[0] if doc in everywhere))
-        if total is None:
-            return {}
-        return dict(zip(matched, map(total.__getitem__, matched)))
+            for doc in maps[0]:
+                if doc in everywhere:
+                    total = 0.0
+                    for m in maps:
+                        total += m[doc]
+                    scores[doc] = get(doc, 0.0) + weight * total
+        return scores
