@@ -15,14 +15,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from markupsafe import escape
 
 from adjudicator import build, db, search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
 from adjudicator.content.loader import Catalogue, content_dir
 from adjudicator.search.documents import facts_text
 from adjudicator.search.query import MAX_QUERY_CHARS, parse_query
-from adjudicator.search.snippets import ESCAPES, highlight
+from adjudicator.search.snippets import highlight
 from adjudicator.search.vocabulary import edit_distance
 from adjudicator.search.whoosh_index import WORDS, load_synonyms, parse_synonyms, stems_of, whoosh_query, words_of
 
@@ -308,15 +307,6 @@ def test_highlight_escapes_text_and_adds_only_mark_tags():
     assert html == "&lt;b&gt;<mark>armor</mark>&lt;/b&gt; &amp; infantry"
     assert str(highlight("armor & 'infantry'", [(0, 5)], 0, 12)) == "<mark>armor</mark> &amp; &#39;inf"
     assert str(highlight("armor and infantry", [(0, 5), (10, 18)], 0, 12)) == "<mark>armor</mark> and in"
-
-
-def test_snippets_escape_every_character_as_markupsafe_does():
-    """Snippets escape with one ``str.translate`` (``snippets.ESCAPES``): every character
-    markupsafe escapes, and only those, comes out as ``markupsafe.escape`` writes it."""
-    every = "".join(chr(c) for c in range(32, 0x250)) + "\u2019\u2026\u00a0"
-    assert every.translate(ESCAPES) == str(escape(every))
-    marked = f"{escape(every[:40])}<mark>{escape(every[40:50])}</mark>{escape(every[50:])}"
-    assert str(highlight(every, [(40, 50)])) == marked
 
 
 def test_query_words_are_read_as_the_index_reads_its_words(index):
