@@ -15,6 +15,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from adjudicator import build, db, search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
@@ -307,6 +308,11 @@ def test_highlight_escapes_text_and_adds_only_mark_tags():
     assert html == "&lt;b&gt;<mark>armor</mark>&lt;/b&gt; &amp; infantry"
     assert str(highlight("armor & 'infantry'", [(0, 5)], 0, 12)) == "<mark>armor</mark> &amp; &#39;inf"
     assert str(highlight("armor and infantry", [(0, 5), (10, 18)], 0, 12)) == "<mark>armor</mark> and in"
+
+
+def test_snippets_escape_every_character_as_markupsafe_does():
+    every = "".join(chr(c) for c in range(0x250)) + "\u2019\u2026\u00a0&amp;"
+    assert str(highlight(every, [(97, 100)])) == f"{escape(every[:97])}<mark>abc</mark>{escape(every[100:])}"
 
 
 def test_query_words_are_read_as_the_index_reads_its_words(index):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any, Protocol
 
 from adjudicator.search.analysis import Analysis
@@ -149,8 +150,8 @@ def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> Rank
     order = sorted(scores, key=index.name_order.__getitem__)
     order.sort(key=scores.__getitem__, reverse=True)
     if keys:
-        order = sorted(keys, key=lambda d: (keys[d], -scores[d], index.name_order[d])) + [
-            d for d in order if d not in keys]
+        order = sorted(keys, key=lambda d: (keys[d], -scores[d], index.name_order[d])) + list(
+            filterfalse(keys.__contains__, order))
     distinct = set(keys.values())
     if len(keys) < len(scores):
         distinct.add(UNNAMED)
