@@ -24,7 +24,15 @@ from adjudicator.search.documents import facts_text
 from adjudicator.search.query import MAX_QUERY_CHARS, parse_query
 from adjudicator.search.snippets import highlight
 from adjudicator.search.vocabulary import edit_distance
-from adjudicator.search.whoosh_index import WORDS, load_synonyms, parse_synonyms, stems_of, whoosh_query, words_of
+from adjudicator.search.whoosh_index import (
+    ANALYZER,
+    WORDS,
+    load_synonyms,
+    parse_synonyms,
+    stems_of,
+    whoosh_query,
+    words_of,
+)
 
 QUERY_SET = [str(case["q"]) for case in yaml.safe_load(
     (Path(__file__).with_name("search_queries.yaml")).read_text(encoding="utf-8"))]
@@ -333,6 +341,17 @@ def test_the_stems_of_known_words_are_looked_up_as_the_analyzer_gives_them(index
     for text in [*QUERY_SET, *TYPED, *phrases, *NASTY, " ".join(known), "  forest  hill ", "Forest"]:
         for reading in {text, " ".join(words_of(text))}:
             assert generation.analysis.stems(reading) == stems_of(reading), reading
+
+
+def test_a_plain_word_is_stemmed_as_the_analyzer_stems_it(index):
+    """``stems_of`` runs the analyzer's steps directly for one plain ASCII word: for every word
+    the index knows, every beginning of one (what is typed on the way) and a few edge cases, it
+    gives what ``ANALYZER`` gives."""
+    words = sorted(search.opened(index).vocabulary.frequencies)
+    assert len(words) > 1000
+    typed = {w[:n] for w in words for n in range(1, len(w) + 1)}
+    for text in [*sorted(typed), "A", "I", "US", "Us", "The", "RUNNING", "10", "3", "x1", "abc123", "2d6"]:
+        assert stems_of(text) == tuple(t.text for t in ANALYZER(text)), text
 
 
 def test_edit_distance_counts_a_transposition_as_one():

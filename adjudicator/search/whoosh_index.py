@@ -32,12 +32,14 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS, CharsetFilter, LowercaseFilter, RegexTokenizer, StemmingAnalyzer
 from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.lang.porter import stem as porter_stem
 from whoosh.query import And, Or, Query, Term
 from whoosh.support.charset import accent_map
 
@@ -92,8 +94,20 @@ def words_of(text: str) -> list[str]:
     return [word.lower().translate(accent_map) for word in WORD.findall(text)]
 
 
+_stem = lru_cache(maxsize=50_000)(porter_stem)
+"""The analyzer's stemmer (``StemmingAnalyzer``'s default), cached as the analyzer caches it."""
+
+
 def stems_of(text: str) -> tuple[str, ...]:
-    """The analyzed terms of ``text`` exactly as the index holds them."""
+    """The analyzed terms of ``text`` exactly as the index holds them.
+
+    One plain ASCII word (a word being typed, a typo: what the generation's table of known words
+    lacks) runs the analyzer's steps directly, without its token objects and generators (lower
+    case, too short or a stop word is dropped, Porter stem; accent folding leaves ASCII as it
+    is); a test checks the two agree on every word of the index and every beginning of one."""
+    if text.isascii() and text.isalnum():
+        word = text.lower()
+        return () if len(word) < 2 or word in STOPLIST else (_stem(word),)
     return tuple(t.text for t in ANALYZER(text))
 
 
