@@ -140,19 +140,20 @@ class Doc:
         return not HTML_SPECIAL.search(self.body)
 
     @cached_property
-    def summary_spans(self) -> dict[str, tuple[tuple[int, int], ...]]:
-        """Where each stem stands in the summary (analyzed on first use, for the snippets)."""
+    def summary_spans(self) -> dict[str, tuple[Span, ...]]:
+        """Each stem's words in the summary (``_spans``)."""
         return _spans(self.tokenize(self.summary))
 
     @cached_property
-    def body_spans(self) -> dict[str, tuple[tuple[int, int], ...]]:
-        """Where each stem stands in the explanation (analyzed on first use, for the snippets)."""
+    def body_spans(self) -> dict[str, tuple[Span, ...]]:
+        """Each stem's words in the explanation (``_spans``)."""
         return _spans(self.tokenize(self.body))
 
 
-def _spans(tokens: tuple[Span, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
-    """stem -> the (start, end) of each of its words, in text order."""
-    found: dict[str, list[tuple[int, int]]] = {}
-    for start, end, stem in tokens:
-        found.setdefault(stem, []).append((start, end))
+def _spans(tokens: tuple[Span, ...]) -> dict[str, tuple[Span, ...]]:
+    """stem -> its words, (start, end, stem) in text order: analyzed on first use, for the
+    snippets, which merge the matched stems' lists by position."""
+    found: dict[str, list[Span]] = {}
+    for span in tokens:
+        found.setdefault(span[2], []).append(span)
     return {stem: tuple(spans) for stem, spans in found.items()}

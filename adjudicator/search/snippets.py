@@ -4,9 +4,11 @@ explanation that matched best. Only our own ``<mark>`` tags; everything else is 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from markupsafe import Markup
 
+from adjudicator.search.analysis import Span
 from adjudicator.search.documents import HTML_SPECIAL, Doc
 
 SNIPPET_CHARS = 180
@@ -15,22 +17,23 @@ SNIPPET_CHARS = 180
 def highlight(text: str, spans: list[tuple[int, int]], start: int = 0, end: int | None = None) -> Markup:
     """Escaped ``text[start:end]`` with only our own ``<mark>`` tags around matched words."""
     end = len(text) if end is None else end
-    return Markup(_marked(text, spans, start, end, not HTML_SPECIAL.search(text, start, end)))
+    marked = [(a, b, "") for a, b in spans]
+    return Markup(_marked(text, marked, start, end, not HTML_SPECIAL.search(text, start, end)))
 
 
-def _marked(text: str, spans: Iterable[tuple[int, int]], start: int, end: int, plain: bool) -> str:
+def _marked(text: str, spans: Iterable[Span], start: int, end: int, plain: bool) -> str:
     """``highlight`` as a plain string; ``plain``: the text has nothing to escape (most rules
     text), so its pieces are sliced, not escaped one by one."""
     out: list[str] = []
     cursor = start
     if plain:
-        for a, b in spans:
+        for a, b, _stem in spans:
             if a >= start and b <= end:
                 out += (text[cursor:a], "<mark>", text[a:b], "</mark>")
                 cursor = b
         out.append(text[cursor:end])
         return "".join(out)
-    for a, b in spans:
+    for a, b, _stem in spans:
         if a >= start and b <= end:
             out += (_escape(text[cursor:a]), "<mark>", _escape(text[a:b]), "</mark>")
             cursor = b
@@ -73,13 +76,13 @@ def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
     matched = summary.keys() & stems
     if matched or not doc.body:
         if len(matched) == 1:  # one stem: its spans are in text order already
-            spans: Iterable[tuple[int, int]] = summary[matched.pop()]
+            spans: Iterable[Span] = summary[matched.pop()]
         else:
-            spans = sorted(span for stem in matched for span in summary[stem])
+            spans = sorted(chain.from_iterable(summary[stem] for stem in matched))
         return Markup(_marked(doc.summary, spans, 0, len(doc.summary), doc.summary_plain))
     body = doc.body
     where = doc.body_spans
-    found = sorted((a, b, stem) for stem in where.keys() & stems for (a, b) in where[stem])  # in text order
+    found = sorted(chain.from_iterable(where[stem] for stem in where.keys() & stems))  # in text order
     if not found:
         return Markup(_marked(doc.summary, (), 0, len(doc.summary), doc.summary_plain))
     centre = found[_densest(found)][0]
@@ -91,5 +94,5 @@ def snippet(doc: Doc, stems: frozenset[str]) -> Markup:
     if end < len(body):
         space = body.rfind(" ", start, end)
         end = space if space > centre else end
-    fragment = _marked(body, [(a, b) for (a, b, _s) in found], start, end, doc.body_plain)
+    fragment = _marked(body, found, start, end, doc.body_plain)
     return Markup("".join(("… " if start else "", fragment, " …" if end < len(body) else "")))
