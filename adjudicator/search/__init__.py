@@ -10,7 +10,7 @@ needs the *one* entry that settles it, first, in milliseconds. The package, by j
 * The pure ranking, which imports no Whoosh and which offline-search.js copies step by step:
   ``query`` (cleaning, corrections, completions, slang, the reading weights and the input limits),
   ``bm25`` (BM25F from the postings held in memory), ``ranking`` (the named entry first),
-  ``snippets``, ``vocabulary`` (typos, completions),
+  ``snippets``, ``facets`` (the counts per kind and expansion), ``vocabulary`` (typos, completions),
   ``synonyms`` (``content/synonyms.yaml``), ``fields`` (the BM25F weights), ``documents`` (an entry
   as the index holds it, its specificity), ``analysis`` (the interface to the index's analysis)
   and ``offline_tables`` (all of it as JSON for the browser).

@@ -1,47 +1,48 @@
 """The facet counts beside the hits: how many of the matching entries are of each kind and each
 expansion, so the page can offer the other choices with their counts.
 
-Each kind's and each expansion's entries are a set worked out once per opened generation; a
-query's counts are set intersections with its candidates (done in C), not a pass in Python over
-every candidate."""
+Each entry's kind and expansion are read once per opened generation into lists indexed by
+docnum, so a query's counts and filters are passes in C over its candidates (``map`` and
+``Counter``), not a Python loop over the entries."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from adjudicator.search.documents import Doc
 
 
-def _members(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
-    found: dict[str, set[int]] = {}
-    for value, docnum in pairs:
-        found.setdefault(value, set()).add(docnum)
-    return {value: frozenset(docnums) for value, docnums in sorted(found.items())}
-
-
 @dataclass(frozen=True)
 class Facets:
-    kinds: Mapping[str, frozenset[int]]
-    """kind -> the docnums of its entries."""
-    expansions: Mapping[str, frozenset[int]]
-    """expansion -> the docnums of its entries."""
+    kind_of: Sequence[str]
+    """docnum -> the entry's kind."""
+    expansion_of: Sequence[str]
+    """docnum -> the entry's expansion."""
 
     @classmethod
     def of(cls, docs: Mapping[int, Doc]) -> Facets:
-        return cls(_members((doc.kind, n) for n, doc in docs.items()),
-                   _members((doc.expansion, n) for n, doc in docs.items()))
+        size = max(docs, default=-1) + 1
+        kinds, expansions = [""] * size, [""] * size
+        for docnum, doc in docs.items():
+            kinds[docnum], expansions[docnum] = doc.kind, doc.expansion
+        return cls(tuple(kinds), tuple(expansions))
 
-    @staticmethod
-    def count(members: Mapping[str, frozenset[int]], among: Collection[int]) -> dict[str, int]:
-        """How many of ``among`` each value holds (values holding none left out)."""
-        candidates = among if isinstance(among, (set, frozenset)) else set(among)
-        return {value: n for value, docnums in members.items() if (n := len(docnums & candidates))}
-
-    def narrowed(self, candidates: Collection[int], kind: str | None, expansion: str | None) -> tuple[
-            set[int] | frozenset[int], set[int] | frozenset[int]]:
+    def narrowed(self, candidates: Collection[int], kind: str | None,
+                 expansion: str | None) -> tuple[Collection[int], Collection[int]]:
         """The candidates of ``kind`` and those of ``expansion`` (all of them for no filter)."""
-        every = candidates if isinstance(candidates, (set, frozenset)) else set(candidates)
-        in_kind = every if kind is None else every & self.kinds.get(kind, frozenset())
-        in_expansion = every if expansion is None else every & self.expansions.get(expansion, frozenset())
-        return in_kind, in_expansion
+        return (candidates if kind is None else _with(self.kind_of, kind, candidates),
+                candidates if expansion is None else _with(self.expansion_of, expansion, candidates))
+
+    def kinds(self, candidates: Collection[int]) -> dict[str, int]:
+        return dict(Counter(map(self.kind_of.__getitem__, candidates)))
+
+    def expansions(self, candidates: Collection[int]) -> dict[str, int]:
+        return dict(Counter(map(self.expansion_of.__getitem__, candidates)))
+
+
+def _with(values: Sequence[str], value: str, candidates: Collection[int]) -> list[int]:
+    """The candidates whose entry has ``value`` in ``values``."""
+    return list(compress(candidates, map(value.__eq__, map(values.__getitem__, candidates))))

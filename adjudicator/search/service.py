@@ -76,10 +76,10 @@ def search_generation(
     ranking = rank(parsed, generation, scores)
     facets = generation.facets
     in_kind, in_expansion = facets.narrowed(scores.keys(), kind, expansion)
-    kinds = facets.count(facets.kinds, in_expansion)
-    expansions = facets.count(facets.expansions, in_kind)
-    chosen = in_kind if expansion is None else in_kind & in_expansion
-    order = ranking.order if len(chosen) == len(scores) else (d for d in ranking.order if d in chosen)
+    kinds = facets.kinds(in_expansion)
+    expansions = facets.expansions(in_kind)
+    chosen = in_kind if expansion is None else set(in_kind).intersection(in_expansion)
+    order = ranking.order if len(chosen) == len(scores) else filter(set(chosen).__contains__, ranking.order)
     docs = map(generation.docs.__getitem__, islice(order, limit))
     stems = parsed.stems
     hits = tuple(
