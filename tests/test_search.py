@@ -12,8 +12,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from adjudicator import build, db, search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
@@ -22,7 +24,20 @@ from adjudicator.search.documents import facts_text
 from adjudicator.search.query import MAX_QUERY_CHARS, parse_query
 from adjudicator.search.snippets import highlight
 from adjudicator.search.vocabulary import edit_distance
-from adjudicator.search.whoosh_index import load_synonyms, parse_synonyms, stems_of, whoosh_query
+from adjudicator.search.whoosh_index import (
+    ANALYZER,
+    WORDS,
+    load_synonyms,
+    parse_synonyms,
+    stems_of,
+    whoosh_query,
+    words_of,
+)
+
+QUERY_SET = [str(case["q"]) for case in yaml.safe_load(
+    (Path(__file__).with_name("search_queries.yaml")).read_text(encoding="utf-8"))]
+TYPED = [q[:n] for q in QUERY_SET for n in range(3, len(q), 4)]
+"""What a phone sends while each query of the set is typed (as bench/search.py times it)."""
 
 NASTY = [
     "", " ", '"', "'", '"forest', "forest\"", ":", "name:forest", "kind:unit forest", "AND", "OR", "NOT",
@@ -299,6 +314,44 @@ def test_highlight_escapes_text_and_adds_only_mark_tags():
     text = "<b>armor</b> & infantry"
     html = str(highlight(text, [(3, 8)]))
     assert html == "&lt;b&gt;<mark>armor</mark>&lt;/b&gt; &amp; infantry"
+    assert str(highlight("armor & 'infantry'", [(0, 5)], 0, 12)) == "<mark>armor</mark> &amp; &#39;inf"
+    assert str(highlight("armor and infantry", [(0, 5), (10, 18)], 0, 12)) == "<mark>armor</mark> and in"
+
+
+def test_snippets_escape_every_character_as_markupsafe_does():
+    every = "".join(chr(c) for c in range(0x250)) + "\u2019\u2026\u00a0&amp;"
+    assert str(highlight(every, [(97, 100)])) == f"{escape(every[:97])}<mark>abc</mark>{escape(every[100:])}"
+
+
+def test_query_words_are_read_as_the_index_reads_its_words(index):
+    """``words_of`` (read for every query) runs the spelling field's analysis directly: on every
+    text of every entry and every hostile string, it gives the words ``WORDS`` indexes."""
+    generation = search.opened(index)
+    texts = [t for doc in generation.docs.values() for t in (doc.name, doc.summary, doc.body)]
+    for text in texts + NASTY + QUERY_SET:
+        assert words_of(text) == [token.text for token in WORDS(text)], text
+
+
+def test_the_stems_of_known_words_are_looked_up_as_the_analyzer_gives_them(index):
+    """An opened generation looks up the stems of the words it knows (``Analysis.knowing``):
+    for every query, what is typed on the way and every synonym, the stems are the analyzer's."""
+    generation = search.opened(index)
+    phrases = [" ".join(words) for k, vs in generation.synonyms.table.items() for words in (k, *vs)]
+    known = sorted(generation.vocabulary.frequencies)[::7]
+    for text in [*QUERY_SET, *TYPED, *phrases, *NASTY, " ".join(known), "  forest  hill ", "Forest"]:
+        for reading in {text, " ".join(words_of(text))}:
+            assert generation.analysis.stems(reading) == stems_of(reading), reading
+
+
+def test_a_plain_word_is_stemmed_as_the_analyzer_stems_it(index):
+    """``stems_of`` runs the analyzer's steps directly for one plain ASCII word: for every word
+    the index knows, every beginning of one (what is typed on the way) and a few edge cases, it
+    gives what ``ANALYZER`` gives."""
+    words = sorted(search.opened(index).vocabulary.frequencies)
+    assert len(words) > 1000
+    typed = {w[:n] for w in words for n in range(1, len(w) + 1)}
+    for text in [*sorted(typed), "A", "I", "US", "Us", "The", "RUNNING", "10", "3", "x1", "abc123", "2d6"]:
+        assert stems_of(text) == tuple(t.text for t in ANALYZER(text)), text
 
 
 def test_edit_distance_counts_a_transposition_as_one():
@@ -441,6 +494,28 @@ def test_repeated_questions_are_answered_from_the_generation_cache(tmp_path, few
     search.build_index(few, tmp_path)  # a rebuild is a new generation with a fresh cache
     again = search.search(tmp_path, "arty range")
     assert again is not first and again == first
+
+
+def test_the_servers_in_memory_bm25f_scores_are_whooshs_own(index):
+    """The server scores from postings held in memory (``bm25.Scorer``), not through Whoosh's
+    matchers: for every query of tests/search_queries.yaml and what a phone sends while it is
+    typed, the same entries match and each score is the one Whoosh's ``searcher.search`` gives."""
+    generation = search.opened(index)
+    compared = 0
+    with generation.searcher() as searcher:
+        for query in [*QUERY_SET, *TYPED, "the of a", ""]:
+            parsed = parse_query(query, generation)
+            scores = generation.scores(parsed)
+            reference = whoosh_query(parsed)
+            if reference is None:
+                assert scores is None, query
+                continue
+            expected = {hit.docnum: hit.score for hit in searcher.search(reference, limit=None)}
+            assert scores is not None and set(scores) == set(expected), query
+            for doc, score in expected.items():
+                assert scores[doc] == pytest.approx(score, rel=1e-9), (query, generation.docs[doc].id)
+            compared += len(expected)
+    assert compared > 10_000
 
 
 @pytest.mark.parametrize("query", ["arty range", "tiger", "can tanks fire into a forest", "hedgrow", "sandbag"])

@@ -8,7 +8,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "adjudicator"
 WHOOSH_MODULE = "search/whoosh_index.py"
 PURE_RANKING = ("analysis", "fields", "synonyms", "vocabulary", "query", "documents", "ranking", "snippets",
-                "offline_tables")
+                "bm25", "offline_tables", "facets")
 
 
 def imported_modules(path: Path) -> set[str]:

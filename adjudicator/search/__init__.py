@@ -4,11 +4,13 @@ A player at the table types "can tanks enter a bunker", "hedgrow" or "arty range
 needs the *one* entry that settles it, first, in milliseconds. The package, by job:
 
 * ``whoosh_index`` — the index on disk through Whoosh (the only module that imports it): the
-  analysis, building a generation, opening it once per process, the BM25F query and postings.
+  analysis, building a generation (with the BM25F postings it exports), opening it once per
+  process, and Whoosh's own query, the reference the in-memory scores are tested against.
 * ``service`` — one search start to end (``search``, ``Results``, ``Hit``).
 * The pure ranking, which imports no Whoosh and which offline-search.js copies step by step:
   ``query`` (cleaning, corrections, completions, slang, the reading weights and the input limits),
-  ``ranking`` (the named entry first), ``snippets``, ``vocabulary`` (typos, completions),
+  ``bm25`` (BM25F from the postings held in memory), ``ranking`` (the named entry first),
+  ``snippets``, ``facets`` (the counts per kind and expansion), ``vocabulary`` (typos, completions),
   ``synonyms`` (``content/synonyms.yaml``), ``fields`` (the BM25F weights), ``documents`` (an entry
   as the index holds it, its specificity), ``analysis`` (the interface to the index's analysis)
   and ``offline_tables`` (all of it as JSON for the browser).

@@ -7,8 +7,8 @@ instance: each opened generation hands it to the pure modules, which never impor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 QUESTION_WORDS = frozenset(re.findall(r"\w+", """
     how many much what which who whom whose why where does do did done doing i me my our they them
@@ -37,3 +37,22 @@ class Analysis:
     def literal(self, text: str) -> str:
         """``text`` word for word, small words kept: "On the Move" -> "on the move"."""
         return " ".join(self.words(text))
+
+    def knowing(self, words: Iterable[str]) -> Analysis:
+        """This analysis with the stems of ``words`` (words as ``words`` gives them) worked out
+        once: a query's readings are such words joined by spaces, and the analysis is a filter
+        per word, so their stems are the words' stems in turn. Other text is analyzed as before.
+        offline-search.js reads the same table (``offline_tables``' ``stems``)."""
+        table = {word: self.stems(word) for word in words}
+        analyze = self.stems
+
+        def stems(text: str) -> tuple[str, ...]:
+            found = table.get(text)
+            if found is not None:
+                return found
+            parts = text.split(" ")
+            if len(parts) > 1 and all(part in table for part in parts):
+                return tuple(stem for part in parts for stem in table[part])
+            return analyze(text)
+
+        return replace(self, stems=stems)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,6 +17,9 @@ from adjudicator.content.facts import describe
 from adjudicator.content.loader import Catalogue, Entry
 from adjudicator.content.markdown import render
 from adjudicator.search.analysis import Analysis, Span
+
+HTML_SPECIAL = re.compile("[&<>\"']")
+"""The characters ``escape`` replaces: text without them is its own escaped form."""
 
 
 def names(entry: Entry) -> list[str]:
@@ -121,10 +125,35 @@ class Doc:
     tokenize: Callable[[str], tuple[Span, ...]] = field(compare=False, repr=False)
 
     @cached_property
-    def summary_tokens(self) -> tuple[Span, ...]:
-        return self.tokenize(self.summary)
+    def sort_name(self) -> str:
+        """The name as ties are broken: case aside."""
+        return self.name.lower()
 
     @cached_property
-    def body_tokens(self) -> tuple[Span, ...]:
-        """Analyzed once per process, on first use, for the snippets."""
-        return self.tokenize(self.body)
+    def summary_plain(self) -> bool:
+        """The summary holds nothing HTML escapes (most do not): snippets slice it as it is."""
+        return not HTML_SPECIAL.search(self.summary)
+
+    @cached_property
+    def body_plain(self) -> bool:
+        """The explanation holds nothing HTML escapes: snippets slice it as it is."""
+        return not HTML_SPECIAL.search(self.body)
+
+    @cached_property
+    def summary_spans(self) -> dict[str, tuple[Span, ...]]:
+        """Each stem's words in the summary (``_spans``)."""
+        return _spans(self.tokenize(self.summary))
+
+    @cached_property
+    def body_spans(self) -> dict[str, tuple[Span, ...]]:
+        """Each stem's words in the explanation (``_spans``)."""
+        return _spans(self.tokenize(self.body))
+
+
+def _spans(tokens: tuple[Span, ...]) -> dict[str, tuple[Span, ...]]:
+    """stem -> its words, (start, end, stem) in text order: analyzed on first use, for the
+    snippets, which merge the matched stems' lists by position."""
+    found: dict[str, list[Span]] = {}
+    for span in tokens:
+        found.setdefault(span[2], []).append(span)
+    return {stem: tuple(spans) for stem, spans in found.items()}

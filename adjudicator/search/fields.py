@@ -9,4 +9,4 @@ FIELD_BOOSTS = {"name": 6.0, "aliases": 4.0, "summary": 2.0, "facts": 1.0, "body
 """Name > aliases > summary > facts = body: a word in an entry's name counts six times one in its
 explanation."""
 BM25_B, BM25_K1 = 0.75, 1.2
-"""Whoosh's BM25F defaults, which ``searcher.search`` uses; exported so the browser scores alike."""
+"""Whoosh's BM25F defaults (its ``searcher.search``), with which ``bm25.Scorer`` and the browser score."""

@@ -4,7 +4,7 @@ Everything ``service.search`` reads, as plain JSON, so the browser runs the same
 analysis (stop words, every known word's stems, the synonym table), the vocabulary for typo
 correction and completion, the reading weights and limits, each entry's name phrases and
 specificity, and the BM25F postings (``Generation.bm25``). The browser copies
-``query.parse_query``, ``whoosh_index.whoosh_query``'s scoring, ``ranking.named_entries`` and
+``query.parse_query``, ``bm25.Scorer.scores``, ``ranking.named_entries`` and
 ``ranking.rank`` step by step; only words absent from the whole index are stemmed by its own small
 fallback."""
 
@@ -41,7 +41,7 @@ def offline_tables(generation: Generation) -> dict[str, Any]:
     stems = {w: " ".join(analysis.stems(w)) for w in sorted(words)}
     order = sorted(generation.docs)
     position = {docnum: i for i, docnum in enumerate(order)}
-    bm25 = generation.bm25(order)
+    bm25 = generation.bm25
     phrases: dict[int, list[list[str]]] = {}
     for found in generation.phrases.values():
         for docnum, phrase in found:
@@ -56,8 +56,7 @@ def offline_tables(generation: Generation) -> dict[str, Any]:
         "weights": {"typed": WEIGHT_TYPED, "synonym": WEIGHT_SYNONYM, "fuzzy": WEIGHT_FUZZY, "prefix": WEIGHT_PREFIX,
                     "prefix_other": WEIGHT_PREFIX_OTHER, "naming": NAMING_WEIGHT, "length_bonus": LENGTH_BONUS},
         "limits": {"max_query_chars": MAX_QUERY_CHARS, "max_words": MAX_WORDS},
-        "bm25": {"B": BM25_B, "K1": BM25_K1, "boosts": FIELD_BOOSTS, "doc_count": bm25["doc_count"],
-                 "averages": bm25["averages"], "lengths": bm25["lengths"], "postings": bm25["postings"]},
+        "bm25": {"B": BM25_B, "K1": BM25_K1, "boosts": FIELD_BOOSTS, **bm25.to_json()},
         "docs": [[d.id, d.kind, d.expansion, d.name, d.url, d.summary, d.specificity, phrases.get(i, []),
                   sorted(d.literals)] for i, d in enumerate(docs)],
     }

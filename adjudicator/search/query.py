@@ -68,7 +68,8 @@ class ParsedQuery:
 def clean(text: str) -> str:
     """Normalize anything a user can send (NFKC, no control characters), cut to a sane length."""
     text = unicodedata.normalize("NFKC", text[: MAX_QUERY_CHARS * 4])
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
     return re.sub(r"\s+", " ", text).strip()[:MAX_QUERY_CHARS]
 
 
@@ -94,18 +95,20 @@ def _read_words(words: list[str], lexicon: Lexicon,
     A word that has completions is kept as typed. Also says whether any word was corrected."""
     vocabulary = lexicon.vocabulary
     stoplist = lexicon.analysis.stoplist
-    single_keys = {k[0] for k in lexicon.synonyms.table if len(k) == 1}
+    single_keys = lexicon.synonyms.single_words
     corrected: list[str] = []
     completions: dict[int, list[str]] = {}
     any_correction = False
     for i, word in enumerate(words):
         last = typing and i == len(words) - 1
         known = word in stoplist or word in single_keys or len(word) < 2 or vocabulary.is_known(word)
-        fix = None if known else vocabulary.correct(word)
         if last and word not in vocabulary.name_words and word not in stoplist:
             completions[i] = vocabulary.complete(word)  # an unfinished word: "hedg", "fores"
-        elif not known and fix is None:
-            completions[i] = vocabulary.complete(word)  # a short form: "hil", "arti"
+            fix = None if known or completions[i] else vocabulary.correct(word)  # kept as typed if completed
+        else:
+            fix = None if known else vocabulary.correct(word)
+            if not known and fix is None:
+                completions[i] = vocabulary.complete(word)  # a short form: "hil", "arti"
         if fix is not None and not completions.get(i):
             any_correction = True
             corrected.append(fix)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any, Protocol
 
 from adjudicator.search.analysis import Analysis
 from adjudicator.search.documents import Doc
-from adjudicator.search.query import NAMING_WEIGHT, Group, ParsedQuery
+from adjudicator.search.query import NAMING_WEIGHT, ParsedQuery
 
 
 class Names(Protocol):
@@ -24,6 +25,15 @@ class Names(Protocol):
     docs: dict[int, Doc]
     phrases: dict[str, list[tuple[int, tuple[str, ...]]]]
     """First stem of a name -> (docnum, the name's stems) of every entry with such a name."""
+    name_order: Mapping[int, int]
+    """docnum -> where its name comes in alphabetical order, case aside (``name_order``)."""
+
+
+def name_order(docs: Mapping[int, Doc]) -> dict[int, int]:
+    """docnum -> the place of its name among all names, case aside (one place per name): the
+    last tie-break of ``rank``, as a number."""
+    places = {name: n for n, name in enumerate(sorted({doc.sort_name for doc in docs.values()}))}
+    return {docnum: places[doc.sort_name] for docnum, doc in docs.items()}
 
 
 @dataclass(frozen=True)
@@ -49,34 +59,47 @@ class NameMatch:
         return self.contains(other) or (overlap and self.weight > other.weight)
 
 
-def _consume(phrase: tuple[str, ...], groups: tuple[Group, ...], at: int, weight: float) -> list[tuple[int, float]]:
-    if not phrase:
-        return [(at, weight)]
+Readings = tuple[tuple[tuple[str, ...], int, float], ...]
+"""Of one group, the readings sure enough to name an entry: (stems, how many, weight)."""
+
+
+def _consume(phrase: tuple[str, ...], groups: list[Readings], at: int, weight: float) -> list[tuple[int, float]]:
+    """Where the groups from ``at`` on spell out ``phrase``: (end, the product of the weights)."""
     if at >= len(groups):
         return []
     found = []
-    for alternative in groups[at].alternatives:
-        if alternative.weight < NAMING_WEIGHT:
-            continue
-        size = len(alternative.stems)
-        if phrase[:size] == alternative.stems:
-            found += _consume(phrase[size:], groups, at + 1, weight * alternative.weight)
+    for stems, size, surety in groups[at]:
+        if phrase[:size] == stems:
+            if size == len(phrase):
+                found.append((at + 1, weight * surety))
+            else:
+                found += _consume(phrase[size:], groups, at + 1, weight * surety)
     return found
 
 
 def named_entries(parsed: ParsedQuery, index: Names) -> dict[int, NameMatch]:
     """Entries one of whose names the query spells out, with the best (longest) place it does."""
     best: dict[int, NameMatch] = {}
-    groups = parsed.groups
-    for start, group in enumerate(groups):
-        firsts = {a.stems[0] for a in group.alternatives if a.weight >= NAMING_WEIGHT}
-        for first in firsts:
+    groups = [tuple((a.stems, len(a.stems), a.weight) for a in group.alternatives if a.weight >= NAMING_WEIGHT)
+              for group in parsed.groups]
+    present = frozenset(stem for readings in groups for stems, _size, _weight in readings for stem in stems)
+    for start, readings in enumerate(groups):
+        one_word: dict[str, float] = {}  # a name of one stem is spelled by the surest reading of it
+        for stems, size, weight in readings:
+            if size == 1:
+                one_word[stems[0]] = max(one_word.get(stems[0], 0.0), weight)
+        for first in {stems[0] for stems, _size, _weight in readings}:
             for docnum, phrase in index.phrases.get(first, ()):
-                for end, weight in _consume(phrase, groups, start, 1.0):
-                    match = NameMatch(start, end, weight)
+                if len(phrase) == 1:
+                    found = [(start + 1, one_word[first])] if first in one_word else []
+                elif present.issuperset(phrase):  # else some word of the name is nowhere in the query
+                    found = _consume(phrase, groups, start, 1.0)
+                else:
+                    continue
+                for end, weight in found:
                     old = best.get(docnum)
-                    if old is None or (match.length, match.weight) > (old.length, old.weight):
-                        best[docnum] = match
+                    if old is None or (end - start, weight) > (old.length, old.weight):
+                        best[docnum] = NameMatch(start, end, weight)
     return best
 
 
@@ -86,8 +109,25 @@ entries: "attack card" names the Attack card more fully than "section" names Ord
 "take ground" (two common words) does not outweigh "hedgerow"."""
 
 
-def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> list[tuple[int, float]]:
-    """(docnum, score) best first: exact names, then named entries, then BM25F.
+@dataclass(frozen=True)
+class Ranking:
+    """The candidates best first (``order``), and the score each is shown with."""
+
+    order: list[int]
+    bm25: Mapping[int, float]
+    keys: Mapping[int, tuple[Any, ...]]
+    """The ordering key of each named candidate; the others' is ``UNNAMED``."""
+    levels: Mapping[tuple[Any, ...], int]
+    lift: float
+
+    def score(self, docnum: int) -> float:
+        """A score that falls with the rank: BM25F lifted by the rank of the key, so an API user
+        who sorts by score gets this order."""
+        return round(self.bm25[docnum] + self.lift * self.levels[self.keys.get(docnum, UNNAMED)], 4)
+
+
+def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> Ranking:
+    """The candidates best first: exact names, then named entries, then BM25F.
 
     Ordering key, all deterministic:
     1. the query *is* one of the entry's names (all its words make up the name), surest reading
@@ -99,24 +139,33 @@ def rank(parsed: ParsedQuery, index: Names, scores: Mapping[int, float]) -> list
        first (``documents.specificities``, plus ``LENGTH_BONUS`` per further word its name
        covers: "tanks in a bunker" -> Bunker);
     3. named, but outranked;
-    4. everything else.
+    4. everything else (``UNNAMED``).
     Ties, and all of 4, go by BM25F, then name."""
     named = named_entries(parsed, index)
     named = {d: m for d, m in named.items() if d in scores}
-    keys = {docnum: _key(docnum, named, parsed, index) for docnum in scores}
-    order = sorted(scores, key=lambda d: (keys[d], -scores[d], index.docs[d].name.lower()))
-    # A score that falls with the rank: BM25F lifted by the rank of the key, so an API user who
-    # sorts by score gets this order.
-    lift = max(scores.values(), default=0.0) + 1.0
-    levels = {key: n for n, key in enumerate(sorted(set(keys.values()), reverse=True))}
-    return [(d, round(scores[d] + lift * levels[keys[d]], 4)) for d in order]
+    keys = {docnum: _key(docnum, named, parsed, index) for docnum in named}
+    # Sorted by (key, -BM25F, name) as three stable sorts, last criterion first, two of them
+    # keyed by a dict lookup (no Python call per candidate); every key of a named entry is
+    # smaller than ``UNNAMED``.
+    order = sorted(scores, key=index.name_order.__getitem__)
+    order.sort(key=scores.__getitem__, reverse=True)
+    if keys:
+        order = sorted(keys, key=lambda d: (keys[d], -scores[d], index.name_order[d])) + list(
+            filterfalse(keys.__contains__, order))
+    distinct = set(keys.values())
+    if len(keys) < len(scores):
+        distinct.add(UNNAMED)
+    levels = {key: n for n, key in enumerate(sorted(distinct, reverse=True))}
+    return Ranking(order, scores, keys, levels, max(scores.values(), default=0.0) + 1.0)
+
+
+UNNAMED = (3, 0.0, 0.0, 0)
+"""The ordering key of a candidate the query does not name (level 4 of ``rank``)."""
 
 
 def _key(docnum: int, named: dict[int, NameMatch], parsed: ParsedQuery, index: Names) -> tuple[Any, ...]:
-    """The ordering key of one candidate (the levels 1-4 of ``rank``)."""
-    match = named.get(docnum)
-    if match is None:
-        return (3, 0.0, 0.0, 0)
+    """The ordering key of a named candidate (the levels 1-3 of ``rank``)."""
+    match = named[docnum]
     doc = index.docs[docnum]
     specificity = doc.specificity + LENGTH_BONUS * (match.length - 1)
     weight = round(match.weight, 6)

@@ -3,8 +3,8 @@ cut the snippets, and keep the answer for the next player who asks the same."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from markupsafe import Markup
@@ -73,20 +73,21 @@ def search_generation(
     scores = generation.scores(parsed)
     if scores is None:
         return Results(parsed.text, (), 0, {}, {}, None)
-    ranked = rank(parsed, generation, scores)
-    docs = generation.docs
-    kinds = Counter(docs[d].kind for d, _ in ranked if expansion in (None, docs[d].expansion))
-    expansions = Counter(docs[d].expansion for d, _ in ranked if kind in (None, docs[d].kind))
-    chosen = [
-        (d, s) for d, s in ranked
-        if kind in (None, docs[d].kind) and expansion in (None, docs[d].expansion)
-    ]
+    ranking = rank(parsed, generation, scores)
+    facets = generation.facets
+    in_kind, in_expansion = facets.narrowed(scores.keys(), kind, expansion)
+    kinds = facets.kinds(in_expansion)
+    expansions = facets.expansions(in_kind)
+    chosen = in_kind if expansion is None else set(in_kind).intersection(in_expansion)
+    order = ranking.order if len(chosen) == len(scores) else filter(set(chosen).__contains__, ranking.order)
+    docs = map(generation.docs.__getitem__, islice(order, limit))
     stems = parsed.stems
     hits = tuple(
-        Hit(docs[d].id, docs[d].kind, docs[d].name, docs[d].url, docs[d].expansion, snippet(docs[d], stems), s)
-        for d, s in chosen[:limit]
+        Hit(doc.id, doc.kind, doc.name, doc.url, doc.expansion, snippet(doc, stems), ranking.score(doc.docnum))
+        for doc in docs
     )
     suggestion = parsed.suggestion
     if suggestion is not None and suggestion == parsed.text.lower():
         suggestion = None
-    return Results(parsed.text, hits, len(chosen), dict(kinds), dict(expansions), suggestion)
+    return Results(parsed.text, hits, len(chosen), kinds, expansions, suggestion)
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,15 @@ class Synonyms:
 
     table: Mapping[tuple[str, ...], tuple[tuple[str, ...], ...]]
 
-    @property
+    @cached_property
     def longest(self) -> int:
+        """The most words a key has (read on every query: computed once)."""
         return max((len(k) for k in self.table), default=0)
+
+    @cached_property
+    def single_words(self) -> frozenset[str]:
+        """The keys of one word: a word players use ("arty") though the rules never do."""
+        return frozenset(k[0] for k in self.table if len(k) == 1)
 
     @classmethod
     def parse(cls, data: Any, words_of: Words, origin: str = SYNONYMS_FILE) -> Synonyms:

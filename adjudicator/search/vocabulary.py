@@ -27,6 +27,10 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+LAST_CHARACTER = chr(0x10FFFF)
+"""Sorts after every character: the words starting with a prefix sort before prefix + this."""
+
+
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1:] for i in range(len(word))}
 
@@ -41,6 +45,8 @@ class Vocabulary:
         self.stems = stems
         self.analysis = analysis
         self.sorted_words = sorted(frequencies)
+        self._place = {word: n for n, word in enumerate(sorted(frequencies, key=self._rank))}
+        """word -> its place in the order completions are offered (``_rank``), worked out once."""
         self._by_delete: dict[str, set[str]] = {}
         for word in frequencies:
             if len(word) >= 3:
@@ -75,11 +81,9 @@ class Vocabulary:
         """Words starting with ``prefix`` (the word still being typed), names first."""
         if len(prefix) < 2:
             return []
-        start = bisect.bisect_left(self.sorted_words, prefix)
-        found = []
-        for word in self.sorted_words[start:]:
-            if not word.startswith(prefix):
-                break
-            if word != prefix and word not in self.analysis.stoplist:
-                found.append(word)
-        return sorted(found, key=self._rank)[:limit]
+        words = self.sorted_words
+        start = bisect.bisect_left(words, prefix)
+        end = bisect.bisect_left(words, prefix + LAST_CHARACTER, start)  # every word starting with it
+        stoplist = self.analysis.stoplist
+        found = [word for word in words[start:end] if word != prefix and word not in stoplist]
+        return sorted(found, key=self._place.__getitem__)[:limit]

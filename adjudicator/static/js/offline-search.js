@@ -5,7 +5,7 @@
 // word the index knows, the slang table, the vocabulary with its frequencies, the reading
 // weights, each entry's name phrases and specificity, and the BM25F postings. This file runs the
 // server's steps on them, in the same order: parse_query (typo correction, completion of the
-// word being typed, synonyms), the BM25F score of whoosh_query, named_entries and rank. Only a
+// word being typed, synonyms), the BM25F score of bm25.Scorer, named_entries and rank. Only a
 // word the whole index has never seen is stemmed here, by a small fallback; such a word matches
 // nothing either way.
 (function () {
@@ -219,7 +219,7 @@
     return {text, groups, suggestion: anyCorrection ? corrected.join(' ') : null};
   }
 
-  // -- BM25F over the same query (search.whoosh_query) ----------------------------------------
+  // -- BM25F over the same query (search.bm25.Scorer.scores, additions in its order) ----------
   function scoreAll(ix, parsed) {
     const {B, K1, boosts, doc_count: N, averages, lengths} = ix.t.bm25;
     const fields = Object.keys(boosts);
