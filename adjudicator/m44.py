@@ -27,6 +27,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
+    MAX_BADGES,
     MAX_FIGURES,
     MAX_HEXES,
     NATIONS,
@@ -90,7 +91,6 @@ MAX_NAME = 60
 MAX_LISTED = 500
 """At most this many ``unknown`` / ``skipped`` items are listed one by one (their totals are always
 given): an 890 KB file of junk names must not turn into a multi-megabyte answer."""
-MAX_BADGES = 10  # as many badges as a situation's unit may carry (``engine.situation``)
 WHOLE_NUMBER = re.compile(r"[ \t\r\n]*-?[0-9]{1,6}[ \t\r\n]*")
 """A number as the editor writes it, in ASCII digits (maybe padded with ASCII spaces): ``"²".isdigit()``
 is true and a 5000-digit string makes ``int`` raise, so neither may reach ``int``."""

@@ -9,12 +9,10 @@ from typing import Any
 
 from flask import Blueprint
 
-from adjudicator.engine import api
 from adjudicator.web.requests import engine_answer, json_body
 
 bp = Blueprint("api_outcomes", __name__, url_prefix="/api/v1")
 
-MAX_FLAGS = api.MAX_FLAGS  # input limit: more dice than any battle rolls
 
 
 @bp.post("/retreat")

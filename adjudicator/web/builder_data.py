@@ -36,7 +36,7 @@ from adjudicator.engine.situation import (
 )
 from adjudicator.m44 import owner_matters
 from adjudicator.web.requests import rulebook
-from adjudicator.web.saved_document import MAX_FLAGS, MAX_SAVED_BYTES, SITUATION_FIELDS
+from adjudicator.web.saved_document import MAX_SAVED_BYTES, MAX_SAVED_FLAGS, SITUATION_FIELDS
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 
@@ -178,7 +178,7 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
-        "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
+        "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_SAVED_FLAGS,
                    "max_saved_bytes": MAX_SAVED_BYTES},
     }
 

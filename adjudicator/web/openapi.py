@@ -12,17 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.api import MAX_CARD_LENGTH, MAX_FLAGS
+from adjudicator.engine.card_attack import MAX_TARGETS_GIVEN
 from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
+    MAX_BADGES,
     MAX_FIGURES,
     MAX_HEXES,
     MAX_ID_LENGTH,
     MAX_MOVED,
+    MAX_NAME_LENGTH,
     MAX_OBSTACLES,
+    MAX_RULES,
     MAX_UNITS,
     NATIONS,
     SIDES,
@@ -30,17 +35,12 @@ from adjudicator.engine.situation import (
     situation_rule_ids,
 )
 from adjudicator.m44 import BOARD_TYPES, MAX_HEXAGONS, SIDE_NAMES, WHOLE_NUMBER
-from adjudicator.web.saved_document import MAX_FLAGS as SAVED_MAX_FLAGS
-from adjudicator.web.saved_document import MAX_TITLE
+from adjudicator.web.saved_document import MAX_SAVED_FLAGS, MAX_TITLE
+from adjudicator.web.search_views import API_LIMIT_MAX
+from adjudicator.web.situations import SAVED_ID
 
 MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
 MAX_COL = max(b.max_col for b in BOARDS.values())
-MAX_NAME = 60  # situation parser: names of terrain, types, rules, badges
-MAX_RULES = 50
-MAX_BADGES = 10
-MAX_FLAGS = 12  # api_outcomes: flags accepted by /retreat
-SEARCH_LIMIT_MAX = 50
-CARD_MAX = 80
 
 NULLABLE = {"nullable": True}
 M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
@@ -84,7 +84,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     badge_ids = [i for i in _ids(rulebook, "badge", "marker")
                  if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
     badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": r"\S"}
     return {
         "type": "object",
         "required": ["units"],
@@ -531,7 +531,7 @@ def _paths() -> dict[str, Any]:
             {"name": "expansion", "in": "query", "required": False, "description": "empty: any expansion",
              "schema": {"type": "string", "enum": ["", *EXPANSIONS]}},
             {"name": "limit", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
+             "schema": {"type": "integer", "minimum": 1, "maximum": API_LIMIT_MAX}},
         ], (400,)),
         "/api/v1/situations": {"post": {
             "summary": "Save a situation under a short id",
@@ -543,7 +543,7 @@ def _paths() -> dict[str, Any]:
                 **_errors(400, 413, 415, 429, 503)},
         }},
         "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
-            {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": SAVED_ID.pattern}},
         ], (404,)),
         "/api/v1/import/m44": {"post": {
             "summary": "Turn an official editor .m44 scenario into a situation",
@@ -563,7 +563,7 @@ def _paths() -> dict[str, Any]:
 
 def _card_fields(rulebook: Rulebook) -> dict[str, Any]:
     """``card`` and ``combat_card`` as every ruling request takes them: a card's id, or null."""
-    card = {"type": "string", "maxLength": CARD_MAX, **NULLABLE}
+    card = {"type": "string", "maxLength": MAX_CARD_LENGTH, **NULLABLE}
     commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
     return {
         "card": {**card, "enum": [*commands, None]} if commands else card,
@@ -583,7 +583,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE},
-            "flags": {"type": "integer", "minimum": 1, "maximum": SAVED_MAX_FLAGS, **NULLABLE},
+            "flags": {"type": "integer", "minimum": 1, "maximum": MAX_SAVED_FLAGS, **NULLABLE},
             "title": {"type": "string", "maxLength": MAX_TITLE, **NULLABLE},
         })},
         "Situation": situation,
@@ -593,7 +593,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "attacker": {**unit_ref, **NULLABLE,
                          "description": "null when `card` attacks by itself (Air Power, Barrage)"},
             "target": unit_ref,
-            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+            "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE,
@@ -610,7 +610,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
                          "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
                                         "the card's on `target`"},
             "target": unit_ref,
-            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+            "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine.api import MAX_CARD_LENGTH
 from adjudicator.engine.situation import HEX_FIELDS, UNIT_FIELDS
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, rulebook, situation_from
@@ -18,7 +19,8 @@ MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
 flood of junk does not."""
 MAX_TITLE = 120
-MAX_FLAGS = 3
+MAX_SAVED_FLAGS = 3
+"""The builder saves the retreat it shows for 1 to 3 flags."""
 
 
 def validated_document(data: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +51,7 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         value = data.get(name)
         if value is None:
             continue
-        entry_id = rb.resolve(value, kind) if isinstance(value, str) and len(value) <= 80 else None
+        entry_id = rb.resolve(value, kind) if isinstance(value, str) and len(value) <= MAX_CARD_LENGTH else None
         if entry_id is None:
             raise ApiError(f"`{name}` must name a {kind.replace('_', ' ')}", field=name)
         document[name] = entry_id
@@ -57,8 +59,8 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         document["overrun_battle"] = True
     if data.get("flags") is not None:
         flags = data["flags"]
-        if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_FLAGS:
-            raise ApiError(f"`flags` must be a whole number from 1 to {MAX_FLAGS}", field="flags")
+        if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_SAVED_FLAGS:
+            raise ApiError(f"`flags` must be a whole number from 1 to {MAX_SAVED_FLAGS}", field="flags")
         document["flags"] = flags
     if data.get("title") is not None:
         title = data["title"]
