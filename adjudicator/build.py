@@ -69,7 +69,7 @@ def build_database(catalogue: Catalogue, engine: Engine) -> int:
 
     with new_session(engine) as session:
         for table in REBUILT_TABLES:
-            session.exec(delete(table))  # type: ignore[call-overload]
+            session.exec(delete(table))
         for entry in catalogue.entries.values():
             meta = entry.meta
             session.add(

@@ -158,10 +158,11 @@ class M44Import:
 def loads(text: str | bytes) -> Any:
     """Parse the file's text; the editor sometimes writes a byte-order mark."""
     if isinstance(text, bytes):
+        raw = text
         try:
-            text = text.decode("utf-8-sig")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = text.decode("latin-1")
+            text = raw.decode("latin-1")
     try:
         return json.loads(text.lstrip("\ufeff"))
     except (ValueError, RecursionError) as exc:
@@ -490,9 +491,7 @@ def _face(value: Any, rulebook: Rulebook, importer: _Importer) -> str | None:
 
 def _editor_word(value: Any, where: str, known: Mapping[str, str], default: str) -> str:
     """One of the editor's upper-case words (``known``), in any case; absent, null or empty: ``default``."""
-    word = value.strip().upper() if isinstance(value, str) else default if value is None else None
-    if word == "":
-        word = default
+    word = (value.strip().upper() or default) if isinstance(value, str) else default if value is None else ""
     if word not in known:
         raise M44Error(where, f"must be one of {', '.join(known)}, got {value!r}"[:200])
     return word
@@ -548,7 +547,8 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     if not isinstance(board_data, Mapping):
         raise M44Error("board", "is missing: a .m44 scenario has a board object")
     board = BOARDS[BOARD_TYPES[_editor_word(board_data.get("type"), "board.type", BOARD_TYPES, "STANDARD")]]
-    info = data.get("game_info") if isinstance(data.get("game_info"), Mapping) else {}
+    game_info = data.get("game_info")
+    info: Mapping[str, Any] = game_info if isinstance(game_info, Mapping) else {}
     top = _editor_word(info.get("side_player1"), "game_info.side_player1", SIDE_NAMES, "AXIS")
     bottom_side = "allies" if SIDE_NAMES[top] == "axis" else "axis"
 
@@ -679,6 +679,7 @@ def _title(data: Mapping[str, Any]) -> str | None:
     if isinstance(text, Mapping):
         for language in ("en", *text.keys()):
             block = text.get(language)
-            if isinstance(block, Mapping) and isinstance(block.get("name"), str) and block["name"].strip():
-                return block["name"].strip()[:120]
+            name = block.get("name") if isinstance(block, Mapping) else None
+            if isinstance(name, str) and name.strip():
+                return name.strip()[:120]
     return None

@@ -395,7 +395,9 @@ def _check_citations(raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]])
     problems: list[ContentProblem] = []
     for meta, own, _body, rel in raw.values():
         required = _cited_fields(meta, own)
-        schema = set(KIND_RULES[meta.kind].__dataclass_fields__) | {"base"}
+        rules_type = KIND_RULES[meta.kind]
+        assert dataclasses.is_dataclass(rules_type)  # every kind's rules are a dataclass
+        schema = {f.name for f in dataclasses.fields(rules_type)} | {"base"}
         cited_by: dict[str, int] = {}
         for i, source in enumerate(meta.sources):
             for j, fact in enumerate(source.facts):

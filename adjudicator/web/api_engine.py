@@ -11,8 +11,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
+from adjudicator.web.context import current_rulebook
 from adjudicator.web.openapi import openapi_document
-from adjudicator.web.requests import engine_answer, json_body, rulebook
+from adjudicator.web.requests import engine_answer, json_body
 
 bp = Blueprint("api_engine", __name__, url_prefix="/api/v1")
 
@@ -50,4 +51,4 @@ def move_view() -> Any:
 @bp.get("/openapi.json")
 def openapi_view() -> Any:
     """The OpenAPI 3 description of every endpoint of adjudicator/API.md."""
-    return jsonify(openapi_document(rulebook()))
+    return jsonify(openapi_document(current_rulebook()))

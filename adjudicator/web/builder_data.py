@@ -35,7 +35,7 @@ from adjudicator.engine.situation import (
     situation_rule_ids,
 )
 from adjudicator.m44 import owner_matters
-from adjudicator.web.requests import rulebook
+from adjudicator.web.context import current_catalogue, current_rulebook
 from adjudicator.web.saved_document import MAX_SAVED_BYTES, MAX_SAVED_FLAGS, SITUATION_FIELDS
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
@@ -254,12 +254,12 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
 
 def page_data() -> dict[str, Any]:
     """Everything the builder's script needs that is the same for every visitor."""
-    catalogue: Catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     return {
         "boards": {kind: board_json(board) for kind, board in BOARDS.items()},
         "sides": list(SIDES),
-        "palette": palette(catalogue, rulebook()),
-        "faces": faces_json(rulebook()),
+        "palette": palette(catalogue, current_rulebook()),
+        "faces": faces_json(current_rulebook()),
         "examples": examples(),
         "api": {
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",

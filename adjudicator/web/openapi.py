@@ -42,8 +42,10 @@ from adjudicator.web.situations import SAVED_ID
 MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
 MAX_COL = max(b.max_col for b in BOARDS.values())
 
-NULLABLE = {"nullable": True}
-M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
+Schema = dict[str, Any]
+"""A JSON schema (or a part of one) as the document writes it."""
+NULLABLE: Schema = {"nullable": True}
+M44_NUMBER: Schema = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
               "description": "a whole number, or a short string of its digits"}
 
 
@@ -150,21 +152,21 @@ def _with(base: dict[str, Any], required: list[str], properties: dict[str, Any])
             "properties": {**base["properties"], **properties}}
 
 
-REASON_HEX = {"type": "object", "required": ["row", "col", "hex"],
+REASON_HEX: Schema = {"type": "object", "required": ["row", "col", "hex"],
               "properties": {"row": {"type": "integer"}, "col": {"type": "integer"},
                              "hex": {"type": "string", "description": "the board's label (D7), or \"off the board\""}}}
-REASON_UNIT = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
+REASON_UNIT: Schema = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
                "properties": {"unit": {"type": "string", "description": "the unit's id"},
                               "side": {"type": "string", "enum": list(SIDES)},
                               "type": {"type": "string", "description": "the unit entry whose rules apply"},
                               **REASON_HEX["properties"],
                               "name": {"type": "string", "description": "as players name it: Axis Armor at D7"}}}
-REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
+REASON_ENTRY: Schema = {"type": "object", "required": ["entry", "kind", "name"],
                 "properties": {"entry": {"type": "string", "description": "content id (/rules/<kind>/<entry>)"},
                                "kind": {"type": "string"}, "name": {"type": "string"},
                                **REASON_HEX["properties"]},
                 "description": "a content entry (a terrain, card, nation…), with the hex when it names the one there"}
-REASON_PARAM = {"nullable": True,
+REASON_PARAM: Schema = {"nullable": True,
                 "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
                                "(ReasonEntry), or a list of these"}
 """Untyped on purpose (a schema without ``type`` takes any value; OpenAPI 3.0 has no list of
@@ -172,7 +174,7 @@ types): a ruling holds dozens of reasons, and checking each parameter against ev
 take would cost schemathesis that on every answer; the shapes are the components ``ReasonUnit``,
 ``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter object of the
 gallery's answers against them."""
-REASON = {
+REASON: Schema = {
     "type": "object", "required": ["rule", "code", "params", "text"],
     "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
                    "`code` filled with `params`",
@@ -184,10 +186,10 @@ REASON = {
                    "fact": {"type": "string", "description": "the structured field of `rule` the step applies"},
                    "dice": {"type": "integer", "description": "the change in dice the step makes"}},
 }
-HEX = {"type": "object", "required": ["row", "col"],
+HEX: Schema = {"type": "object", "required": ["row", "col"],
        "properties": {"row": {"type": "integer"}, "col": {"type": "integer"}, "label": {"type": "string"},
                       "on_board": {"type": "boolean"}}}
-ERROR = {
+ERROR: Schema = {
     "type": "object", "required": ["error"],
     "properties": {"error": {
         "type": "object", "required": ["code", "message", "field"],
@@ -195,16 +197,16 @@ ERROR = {
                        "field": {"type": "string", **NULLABLE}},
     }},
 }
-NUMBERS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}}
-EXACTS = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
+NUMBERS: Schema = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}}
+EXACTS: Schema = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
 
-BLOCKER = {
+BLOCKER: Schema = {
     "type": "object", "required": ["row", "col", "reason", "rule", "code", "params", "via"],
     "properties": {**HEX["properties"], "reason": {"type": "string"}, "rule": {"type": "string"},
                    "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
                    "via": {"type": "string", "enum": ["crossed", "edge"]}, "edge_with": HEX},
 }
-LOS_FIELDS = {
+LOS_FIELDS: Schema = {
     "distance": {"type": "integer", "minimum": 0},
     "clear": {"type": "boolean"},
     "blocked_by": {"type": "array", "items": BLOCKER},
@@ -214,12 +216,12 @@ LOS_FIELDS = {
     "readings": {"type": "object", "additionalProperties": {"type": "string"}},
     "reasons": {"type": "array", "items": REASON},
 }
-LOS_RESPONSE = {
+LOS_RESPONSE: Schema = {
     "type": "object",
     "required": ["from", "to", *LOS_FIELDS],
     "properties": {"from": HEX, "to": HEX, **LOS_FIELDS},
 }
-PROBABILITIES = {
+PROBABILITIES: Schema = {
     "type": "object",
     "required": ["hits", "hits_exact", "expected_hits", "eliminate", "flags", "flags_exact"],
     "properties": {
@@ -233,16 +235,16 @@ PROBABILITIES = {
         "eliminate_after_retreat_exact": {"type": "string"},
     },
 }
-UNIT_REF = {"type": "object", "required": ["id", "side", "type", "profile", "row", "col"],
+UNIT_REF: Schema = {"type": "object", "required": ["id", "side", "type", "profile", "row", "col"],
             "properties": {"id": {"type": "string"}, "side": {"type": "string"}, "type": {"type": "string"},
                            "profile": {"type": "string"}, "row": {"type": "integer"}, "col": {"type": "integer"},
                            "figures": {"type": "integer"}, "moved": {"type": "integer"}}}
-RETREAT_OPTION = {
+RETREAT_OPTION: Schema = {
     "type": "object", "required": ["path", "end", "figures_lost"],
     "properties": {"path": {"type": "array", "items": HEX}, "end": HEX,
                    "figures_lost": {"type": "integer", "minimum": 0}},
 }
-BATTLE_RESPONSE = {
+BATTLE_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "distance", "close_assault", "line_of_sight", "dice", "breakdown",
                  "hit_symbols", "flags_ignored", "probabilities", "retreat", "take_ground", "overrun"],
@@ -284,7 +286,7 @@ BATTLE_RESPONSE = {
         }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
-RETREAT_RESPONSE = {
+RETREAT_RESPONSE: Schema = {
     "type": "object",
     "required": ["flags_ignored", "moves_required", "options", "min_figures_lost", "eliminated"],
     "properties": {
@@ -295,7 +297,7 @@ RETREAT_RESPONSE = {
         "eliminated": {"type": "boolean"},
     },
 }
-RESOLVE_RESPONSE = {
+RESOLVE_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "dice", "rolled", "hits", "hits_by_face", "figures_lost", "flags",
                  "flags_ignored", "flags_to_retreat", "retreat", "eliminated", "take_ground", "overrun", "steps"],
@@ -339,7 +341,7 @@ RESOLVE_RESPONSE = {
         "steps": {"type": "array", "items": REASON},
     },
 }
-FIRE_MAP_RESPONSE = {
+FIRE_MAP_RESPONSE: Schema = {
     "type": "object",
     "required": ["battles", "pairs", "beyond_range", "truncated"],
     "properties": {
@@ -362,7 +364,7 @@ FIRE_MAP_RESPONSE = {
             "only with `unit`: every hex it has a clear line of sight to, in board order, its own hex left out")},
     },
 }
-MOVE_OPTION = {
+MOVE_OPTION: Schema = {
     "type": "object", "required": ["row", "col", "path", "hexes_moved", "may_battle", "battle_dice_change", "why"],
     "properties": {**HEX["properties"], "path": {"type": "array", "items": HEX, "minItems": 2},
                    "hexes_moved": {"type": "integer", "minimum": 1}, "may_battle": {"type": "boolean"},
@@ -370,7 +372,7 @@ MOVE_OPTION = {
                    "why": {"type": "array", "items": REASON}, "instead": {"type": "array", "items": REASON},
                    "hazards": {"type": "array", "items": REASON}},
 }
-MOVE_RESPONSE = {
+MOVE_RESPONSE: Schema = {
     "type": "object", "required": ["unit", "allowance", "reachable", "unreachable", "why_not"],
     "properties": {
         "unit": {"type": "string"}, "from": HEX, "allowance": {"type": "integer", "minimum": 0},
@@ -388,7 +390,7 @@ MOVE_RESPONSE = {
                               "path": {"type": "array", "items": HEX}}},
     },
 }
-RESUPPLY_RESPONSE = {
+RESUPPLY_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "targets", "supplier_figures"],
     "properties": {
@@ -400,7 +402,7 @@ RESUPPLY_RESPONSE = {
         "supplier_figures": {"type": "integer", "minimum": 0},
     },
 }
-SOURCE = {
+SOURCE: Schema = {
     "type": "object",
     "description": "A citation: the document (its page at `url`), the section, the page the section starts on "
                    "(documents that print page numbers), and the structured fields that section decides.",
@@ -410,14 +412,14 @@ SOURCE = {
                    "facts": {"type": "array", "items": {"type": "string"}},
                    "url": {"type": "string"}, "secondary": {"type": "boolean"}},
 }
-CITATION = {
+CITATION: Schema = {
     "type": "object",
     "description": "The one passage that decides a structured field: a source, the entry whose sources list it "
                    "(the entry's `base` for an inherited field) and the citation as a referee quotes it.",
     "required": [*SOURCE["required"], "entry", "label"],
     "properties": {**SOURCE["properties"], "entry": {"type": "string"}, "label": {"type": "string"}},
 }
-ENTRY_RESPONSE = {
+ENTRY_RESPONSE: Schema = {
     "type": "object",
     "required": ["id", "kind", "name", "summary", "body", "sources", "citations"],
     "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
@@ -428,14 +430,14 @@ ENTRY_RESPONSE = {
                    "citations": {"type": "object", "additionalProperties": CITATION,
                                  "description": "Structured field -> its citation (a reason's `fact`)."}},
 }
-INDEX_RESPONSE = {
+INDEX_RESPONSE: Schema = {
     "type": "object", "required": ["entries"],
     "properties": {"entries": {"type": "array", "items": {
         "type": "object", "required": ["id", "kind", "name", "url"],
         "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
                        "summary": {"type": "string"}, "url": {"type": "string"}}}}},
 }
-SEARCH_RESPONSE = {
+SEARCH_RESPONSE: Schema = {
     "type": "object", "required": ["query", "results", "suggestion"],
     "properties": {
         "query": {"type": "string"},

@@ -13,12 +13,13 @@ from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.facts import describe
 from adjudicator.db import get_session
 from adjudicator.models import CrossRef, EntryRow
+from adjudicator.web.context import current_catalogue
 
 bp = Blueprint("pages", __name__)
 
 
 def entry_link(entry_id: str) -> Markup | None:
-    entry = current_app.extensions["catalogue"].entries.get(entry_id)
+    entry = current_catalogue().entries.get(entry_id)
     if entry is None:
         return None
     url = url_for("pages.entry", kind=entry.kind, entry_id=entry.id)
@@ -57,7 +58,7 @@ PAGE_CACHE_SIZE = 512
 
 @bp.get("/rules/<kind>/<entry_id>")
 def entry(kind: str, entry_id: str) -> Any:
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     known = catalogue.entries.get(entry_id)
     if known is not None and known.kind != kind:  # permalinks stay valid if the kind is guessed wrong
         return redirect(url_for("pages.entry", kind=known.kind, entry_id=entry_id), 301)
@@ -85,7 +86,7 @@ def render_entry(kind: str, entry_id: str) -> str:
         r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
     }
     base = session.get(EntryRow, row.base) if row.base else None
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     return render_template(
         "entry.html",
         row=row,

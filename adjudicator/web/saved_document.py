@@ -10,8 +10,9 @@ from typing import Any
 
 from adjudicator.engine.api import MAX_CARD_LENGTH
 from adjudicator.engine.situation import HEX_FIELDS, UNIT_FIELDS
+from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import bool_field, rulebook, situation_from
+from adjudicator.web.requests import bool_field, situation_from
 
 SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units")
 SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
@@ -46,7 +47,7 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value, str) or not any(u.id == value for u in situation.units):
             raise ApiError(f"`{name}` must be the id of a unit in the situation", field=name, code="unknown_unit")
         document[name] = value
-    rb = rulebook()
+    rb = current_rulebook()
     for name, kind in (("card", "command_card"), ("combat_card", "combat_card")):
         value = data.get(name)
         if value is None:
