@@ -113,12 +113,14 @@ $(ESLINT): $(JSTOOLS)/package.json $(JSTOOLS)/package-lock.json
 lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
+	$(BIN)/mypy adjudicator
 	$(JSLINT)
 
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) $(PYODIDE) $(ESLINT) browser
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
+	$(BIN)/mypy adjudicator
 	$(JSLINT)
 	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 

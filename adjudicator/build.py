@@ -23,8 +23,9 @@ from adjudicator.content.markdown import render
 from adjudicator.db import create_tables, new_session
 from adjudicator.models import REBUILT_TABLES, BuildMeta, CrossRef, EntryRow
 
-BuildStep = Callable[[Catalogue, Path], None]
-"""An extra build step (the search index): writes its output for the catalogue into the instance."""
+BuildStep = Callable[[Catalogue, Path], object]
+"""An extra build step (the search index): writes its output for the catalogue into the instance
+(what it returns is not read)."""
 FreshnessCheck = Callable[[Catalogue, Path], bool]
 """Whether a step's output in the instance already matches the catalogue."""
 

@@ -124,7 +124,12 @@ def hex_style(entry_id: str, rules: HexRules) -> str:
 
 def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
     """Everything the palette offers, generated from the content."""
-    terrain, obstacles, units, badges, cards, combat_cards = [], [], [], [], [], []
+    terrain: list[dict[str, Any]] = []
+    obstacles: list[dict[str, Any]] = []
+    units: list[dict[str, Any]] = []
+    badges: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    combat_cards: list[dict[str, Any]] = []
     nation_names: dict[str, str] = {}
     for kind in ("terrain", "obstacle", "marker", "unit", "badge", "command_card", "combat_card", "nation"):
         for entry in catalogue.by_kind(kind):
@@ -221,7 +226,8 @@ def examples() -> list[dict[str, Any]]:
 def _example_state(data: dict[str, Any]) -> dict[str, Any]:
     """The situation plus the builder's selection implied by the example's request."""
     situation = data["situation"]
-    req = data.get("request") if isinstance(data.get("request"), dict) else {}
+    request = data.get("request")
+    req: dict[str, Any] = request if isinstance(request, dict) else {}
     state: dict[str, Any] = {k: situation[k] for k in SITUATION_FIELDS if k in situation}
     units = situation.get("units") if isinstance(situation.get("units"), list) else []
 
