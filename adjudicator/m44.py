@@ -124,7 +124,7 @@ class Unmapped:
     name: str
     reason: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"row": self.row, "col": self.col, "what": self.what, "name": self.name}
         if self.reason:
             out["reason"] = self.reason
@@ -140,17 +140,17 @@ class M44Import:
     notes: tuple[str, ...] = ()  # assumptions made while importing
     decorative: tuple[Unmapped, ...] = ()  # pieces with no rules (insignia, battle stars, barges)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "situation": self.situation,
             "title": self.title,
-            "unknown": [u.as_dict() for u in self.unknown[:MAX_LISTED]],
+            "unknown": [u.to_dict() for u in self.unknown[:MAX_LISTED]],
             "unknown_total": len(self.unknown),
-            "skipped": [s.as_dict() for s in self.skipped[:MAX_LISTED]],
+            "skipped": [s.to_dict() for s in self.skipped[:MAX_LISTED]],
             "skipped_total": len(self.skipped),
             "notes": list(self.notes[:MAX_LISTED]),
             "notes_total": len(self.notes),
-            "decorative": [d.as_dict() for d in self.decorative[:MAX_LISTED]],
+            "decorative": [d.to_dict() for d in self.decorative[:MAX_LISTED]],
             "decorative_total": len(self.decorative),
         }
 
@@ -617,21 +617,19 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             kept.append(unit)
     doc["units"] = kept
     for _ in range(len(doc["units"]) * 2 + len(doc["hexes"]) + 2):
-        try:
-            parse_situation(doc, rulebook)
+        problem = _unit_problem(doc, rulebook)
+        if problem is None:
             return doc
-        except IllegalSituation as exc:
-            index, rest = _unit_index(exc.field)
-            if index is None:
-                raise M44Error(exc.field, exc.message) from None
-            unit = doc["units"][index]
-            if not _drop_rejected_badge(unit, rest, exc.message, importer):
-                del doc["units"][index]
-                importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
-    try:
-        parse_situation(doc, rulebook)
-    except IllegalSituation as exc:
-        raise M44Error(exc.field, exc.message) from None
+        index, rest, exc = problem
+        if index is None:
+            raise M44Error(exc.field, exc.message)
+        unit = doc["units"][index]
+        if not _drop_rejected_badge(unit, rest, exc.message, importer):
+            del doc["units"][index]
+            _skip_unit(unit, exc.message, importer)
+    problem = _unit_problem(doc, rulebook)
+    if problem is not None:
+        raise M44Error(problem[2].field, problem[2].message)
     return doc
 
 
@@ -640,18 +638,29 @@ def _check_alone(alone: dict[str, Any], rulebook: Rulebook, importer: _Importer)
     itself cannot stand (it is then listed in ``skipped``)."""
     unit = alone["units"][0]
     for _ in range(MAX_BADGES + 2):
-        try:
-            parse_situation(alone, rulebook)
-            return True
-        except IllegalSituation as exc:
-            index, rest = _unit_index(exc.field)
-            if index is None:
-                return True  # a problem of the hexes: reported by the whole-document parse
-            if _drop_rejected_badge(unit, rest, exc.message, importer):
-                continue
-            importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
+        problem = _unit_problem(alone, rulebook)
+        if problem is None or problem[0] is None:
+            return True  # legal, or a problem of the hexes: reported by the whole-document parse
+        _index, rest, exc = problem
+        if not _drop_rejected_badge(unit, rest, exc.message, importer):
+            _skip_unit(unit, exc.message, importer)
             return False
     return False
+
+
+def _unit_problem(doc: dict[str, Any], rulebook: Rulebook) -> tuple[int | None, str, IllegalSituation] | None:
+    """None when the engine accepts ``doc``; else what it refused: the index of the unit (None for
+    a problem elsewhere), the rest of the field's name (``.badges[1]``) and the error."""
+    try:
+        parse_situation(doc, rulebook)
+    except IllegalSituation as exc:
+        index, rest = _unit_index(exc.field)
+        return index, rest, exc
+    return None
+
+
+def _skip_unit(unit: dict[str, Any], message: str, importer: _Importer) -> None:
+    importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], message))
 
 
 def _drop_rejected_badge(unit: dict[str, Any], rest: str, message: str, importer: _Importer) -> bool:

@@ -47,4 +47,4 @@ def import_scenario() -> Any:
         result = import_m44(loads(raw), current_rulebook())
     except M44Error as exc:
         raise ApiError(exc.message, field=exc.field, code="invalid_m44") from None
-    return jsonify(result.as_dict())
+    return jsonify(result.to_dict())

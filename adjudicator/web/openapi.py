@@ -461,13 +461,17 @@ def _errors(*statuses: int) -> dict[str, Any]:
             for s in statuses}
 
 
-def _post(summary: str, request: str, response: str, description: str) -> dict[str, Any]:
+ENGINE_ERRORS = (400, 413, 415, 422, 429)
+
+
+def _post(summary: str, request: str, response: str, description: str, *, answer: str = "the ruling",
+          status: int = 200, errors: tuple[int, ...] = ENGINE_ERRORS) -> dict[str, Any]:
     return {"post": {
         "summary": summary, "description": description,
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request}"}}}},
-        "responses": {"200": {"description": "the ruling", "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415, 422, 429)},
+        "responses": {str(status): {"description": answer, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(*errors)},
     }}
 
 
@@ -535,27 +539,17 @@ def _paths() -> dict[str, Any]:
             {"name": "limit", "in": "query", "required": False,
              "schema": {"type": "integer", "minimum": 1, "maximum": API_LIMIT_MAX}},
         ], (400,)),
-        "/api/v1/situations": {"post": {
-            "summary": "Save a situation under a short id",
-            "description": "A situation plus the builder's selection; stored read-only, never overwritten.",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
-            "responses": {"201": {"description": "saved", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
-                **_errors(400, 413, 415, 429, 503)},
-        }},
+        "/api/v1/situations": _post(
+            "Save a situation under a short id", "SaveRequest", "SavedSituation",
+            "A situation plus the builder's selection; stored read-only, never overwritten.",
+            answer="saved", status=201, errors=(400, 413, 415, 429, 503)),
         "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
             {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": SAVED_ID.pattern}},
         ], (404,)),
-        "/api/v1/import/m44": {"post": {
-            "summary": "Turn an official editor .m44 scenario into a situation",
-            "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/M44Scenario"}}}},
-            "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
-                **_errors(400, 403, 413, 415, 422, 429)},
-        }},
+        "/api/v1/import/m44": _post(
+            "Turn an official editor .m44 scenario into a situation", "M44Scenario", "ImportResult",
+            "Every name that could not be mapped is listed in `unknown`, never dropped.",
+            answer="the imported situation", errors=(400, 403, 413, 415, 422, 429)),
         "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
             {"name": "kind", "in": "path", "required": True,
              "schema": {"type": "string", "enum": ["standard", "overlord", "breakthrough"]}},
