@@ -261,8 +261,7 @@ class _Importer:
             entry_id = self.rulebook.resolve(candidate, "terrain", "obstacle", "marker")
             if entry_id is None:
                 continue
-            rules = self.rulebook.rules[entry_id]
-            if isinstance(rules, HexRules) and getattr(rules, "placed_on", "hex") == "hex":
+            if self.rulebook.hex_feature(entry_id) is not None:
                 return entry_id
         return None
 
@@ -338,7 +337,8 @@ class _Importer:
     def badge_fits(self, h: Hex, badge_id: str, unit_type: str, shown: Any) -> bool:
         """A badge drawn on a unit it has no rules for (the French Resistance badge on a French tank)
         only decorates it: listed as decorative, not applied."""
-        applies_to = getattr(self.rulebook.rules[badge_id], "applies_to", ())
+        badge = self.rulebook.badge(badge_id)
+        applies_to = badge.applies_to if badge is not None else ()
         if not applies_to or unit_type in applies_to or self.rulebook.bases.get(unit_type) in applies_to:
             return True
         self.decorative.append(Unmapped(
@@ -392,8 +392,7 @@ class _Importer:
                 else:
                     self.unknown.append(Unmapped(h.row, h.col, "tag", name))
                 continue
-            rules = self.rulebook.rules[entry_id]
-            if getattr(rules, "placed_on", "hex") == "unit" or self.rulebook.kinds[entry_id] == "badge":
+            if self.rulebook.unit_badge(entry_id) is not None:
                 self.pending_unit_markers.append((h, entry_id, name))
             else:
                 self.tile(h, "tag", {"name": entry_id, "original_owner": tag.get("side")})
@@ -528,7 +527,7 @@ def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -
         nation = next(filter(None, (rulebook.resolve(k, "nation") for k in
                                     (key, key.removesuffix("_rules"), key.removesuffix("_rule")))), None)
         if found is None and nation is not None:
-            codes = ", ".join(getattr(rulebook.rules[nation], "nation_codes", ()))
+            codes = ", ".join(rulebook.nation(nation).nation_codes)
             whom = (f"units of nation {codes}" if codes
                     else "the units the scenario names (no nation code switches them on)")
             importer.notes.append(f"option {key!r}: the {rulebook.names[nation]} rules apply to {whom}")

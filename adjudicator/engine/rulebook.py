@@ -487,6 +487,18 @@ class Rulebook:
         """A terrain, obstacle or hex marker, or None."""
         return self._of(entry_id, HexRules)
 
+    def hex_feature(self, entry_id: str | None) -> HexRules | None:
+        """A terrain, obstacle or marker that goes on a hex, or None (a marker placed on units
+        is ``HexRules`` too, but never lies on a hex)."""
+        marker = self.marker(entry_id)
+        return self.feature(entry_id) if marker is None or marker.placed_on == "hex" else None
+
+    def unit_badge(self, entry_id: str | None) -> BadgeRules | None:
+        """A badge, or a marker placed on units; None for anything else (a marker placed on hexes
+        is ``BadgeRules`` too, but never goes on a unit)."""
+        marker = self.marker(entry_id)
+        return self.badge(entry_id) if marker is None or marker.placed_on == "unit" else None
+
     def situation_id(self, entry_id: str) -> str | None:
         """The id a situation's ``rules`` list uses for this special rule or action, if any."""
         rules = self.rules.get(entry_id)

@@ -71,8 +71,8 @@ def faces_json(rb: Rulebook) -> dict[str, Any]:
     """The board faces the builder offers (core ``board_faces``), in content order, and the one it
     draws when a situation names none (``default_board_face``: display only, no ruling reads it)."""
     faces = board_faces(rb)
-    entry = rb.rules.get(BOARD_ENTRY)
-    default = getattr(entry, "default_board_face", None)
+    core = rb.core(BOARD_ENTRY)
+    default = core.default_board_face if core is not None else None
     return {
         "entry": BOARD_ENTRY if BOARD_ENTRY in rb.kinds else None,
         "default": default if default in faces else next(iter(faces), None),
@@ -135,12 +135,12 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         for entry in catalogue.by_kind(kind):
             rules = entry.rules
             base = {"id": entry.id, "name": entry.meta.name, "summary": entry.meta.summary}
-            if isinstance(rules, HexRules) and getattr(rules, "placed_on", "hex") == "hex":
+            if isinstance(rules, HexRules) and rb.hex_feature(entry.id) is not None:
                 item = {**base, "style": hex_style(entry.id, rules), "short": _short(entry.meta.name),
                         "winter": "winter" in entry.id or "snow" in entry.id,
                         "blocks_los": rules.blocks_los, "owner_matters": owner_matters(rules)}
                 (terrain if kind == "terrain" else obstacles).append(item)
-            if isinstance(rules, BadgeRules) and (kind == "badge" or getattr(rules, "placed_on", "hex") == "unit"):
+            if isinstance(rules, BadgeRules) and rb.unit_badge(entry.id) is not None:
                 badges.append({**base, "applies_to": list(rules.applies_to), "turns_into": rules.turns_into})
             if isinstance(rules, UnitRules):
                 units.append({

@@ -18,7 +18,7 @@ from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
-from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import (
     MAX_BADGES,
     MAX_FIGURES,
@@ -78,13 +78,8 @@ def _hex_request() -> dict[str, Any]:
 
 def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     """The situation document every engine endpoint takes."""
-    def placed(entry_id: str, default: str) -> str:
-        return getattr(rulebook.rules[entry_id], "placed_on", default)
-
-    hex_features = [i for i in _ids(rulebook, "obstacle", "marker")
-                    if isinstance(rulebook.rules[i], HexRules) and placed(i, "hex") == "hex"]
-    badge_ids = [i for i in _ids(rulebook, "badge", "marker")
-                 if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
+    hex_features = [i for i in _ids(rulebook, "obstacle", "marker") if rulebook.hex_feature(i) is not None]
+    badge_ids = [i for i in _ids(rulebook, "badge", "marker") if rulebook.unit_badge(i) is not None]
     badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
     name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": r"\S"}
     return {
