@@ -8,6 +8,7 @@ in one place only, or a limit the document gains without its parser's, fails her
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -131,3 +132,24 @@ def test_the_situation_limits_bind_every_engine_request(doc: dict[str, Any]) -> 
     for name in requests:
         for field, schema in situation_fields.items():
             assert schemas[name]["properties"][field] == schema, (name, field)
+
+
+BLANK_IN_ONE_DIALECT = ("\x1e", "\x85", "\ufeff", " \u3000\t")
+"""White space to Python's ``str.strip`` but text to ECMAScript's ``\\S`` (U+001E, U+0085), or the
+other way round (U+FEFF), and plain white space."""
+
+
+def test_the_document_states_the_parsers_pattern_for_names_and_ids(doc: dict[str, Any]) -> None:
+    situation_fields = doc["components"]["schemas"]["Situation"]["properties"]
+    assert situation_fields["units"]["items"]["properties"]["id"]["pattern"] == situation.NOT_BLANK
+    assert situation_fields["rules"]["items"].get("pattern") == situation.NOT_BLANK
+    assert not [text for text in BLANK_IN_ONE_DIALECT if re.search(situation.NOT_BLANK, text)]
+
+
+def test_a_unit_id_that_either_dialect_calls_blank_is_refused_naming_the_field(client: Any) -> None:
+    for blank in BLANK_IN_ONE_DIALECT:
+        unit = {"id": blank, "side": "allies", "type": "infantry", "row": 4, "col": 4, "figures": 4}
+        response = client.post("/api/v1/line-of-sight", json={
+            "units": [unit], "from": {"row": 4, "col": 4}, "to": {"row": 4, "col": 8}})
+        assert response.status_code == 400, repr(blank)
+        assert response.get_json()["error"]["field"] == "units[0].id", repr(blank)

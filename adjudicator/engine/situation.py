@@ -7,6 +7,7 @@ sees boards that could exist on a table."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,13 @@ MAX_ID_LENGTH = 40
 MAX_OBSTACLES = 4  # a hex of a real scenario stacks at most a bridge, wire and a marker
 MAX_NAME_LENGTH = 60  # a terrain, unit type, rule, badge, obstacle, nation or board face as named
 MAX_RULES = 50
+NOT_BLANK = (r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+             r"\ufeff]")
+"""A character that is not white space: a name or an id must hold one. Spelled out, not ``\\S``,
+because the OpenAPI document states it too and the two regex dialects disagree on ``\\S``
+(ECMAScript's counts U+001C-U+001F and U+0085 as text, Python's counts U+FEFF): this class reads
+the same in both, and every character either calls white space is left out."""
+_NOT_BLANK = re.compile(NOT_BLANK)
 MAX_BADGES = 10  # badges and unit markers on one unit
 COUNTRY_NAMES = {
     "usa": "us", "united states": "us", "american": "us", "americans": "us",
@@ -127,7 +135,7 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
 
 
 def _str(value: Any, where: str, max_length: int = MAX_NAME_LENGTH) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not _NOT_BLANK.search(value):
         raise IllegalSituation(where, "must be a non-empty string")
     if len(value) > max_length:
         raise IllegalSituation(where, f"must be at most {max_length} characters")

@@ -30,6 +30,7 @@ from adjudicator.engine.situation import (
     MAX_RULES,
     MAX_UNITS,
     NATIONS,
+    NOT_BLANK,
     SIDES,
     board_faces,
     situation_rule_ids,
@@ -81,7 +82,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     hex_features = [i for i in _ids(rulebook, "obstacle", "marker") if rulebook.hex_feature(i) is not None]
     badge_ids = [i for i in _ids(rulebook, "badge", "marker") if rulebook.unit_badge(i) is not None]
     badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": r"\S"}
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": NOT_BLANK}
     return {
         "type": "object",
         "required": ["units"],
@@ -120,7 +121,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object",
                     "required": ["id", "side", "type", "row", "col", "figures"],
                     "properties": {
-                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"\S"},
+                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": NOT_BLANK},
                         "side": {"type": "string", "enum": list(SIDES)},
                         "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
                         **_hex_request()["properties"],
