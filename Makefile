@@ -113,12 +113,14 @@ $(ESLINT): $(JSTOOLS)/package.json $(JSTOOLS)/package-lock.json
 lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
+	$(BIN)/mypy adjudicator
 	$(JSLINT)
 
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
 test: $(STAMP) $(PYODIDE) $(ESLINT) browser
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
+	$(BIN)/mypy adjudicator
 	$(JSLINT)
 	url="$${TEST_DATABASE_URL:-}"; \
 	  [ -n "$$url" ] || url=$$(bash .ci/postgres.sh) || { echo "make test: PostgreSQL for the storage tests could not be started (its messages are above)" >&2; exit 1; }; \

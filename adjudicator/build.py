@@ -23,8 +23,9 @@ from adjudicator.content.markdown import render
 from adjudicator.db import create_tables, new_session
 from adjudicator.models import REBUILT_TABLES, BuildMeta, CrossRef, EntryRow
 
-BuildStep = Callable[[Catalogue, Path], None]
-"""An extra build step (the search index): writes its output for the catalogue into the instance."""
+BuildStep = Callable[[Catalogue, Path], object]
+"""An extra build step (the search index): writes its output for the catalogue into the instance
+(what it returns is not read)."""
 FreshnessCheck = Callable[[Catalogue, Path], bool]
 """Whether a step's output in the instance already matches the catalogue."""
 
@@ -69,7 +70,7 @@ def build_database(catalogue: Catalogue, engine: Engine) -> int:
 
     with new_session(engine) as session:
         for table in REBUILT_TABLES:
-            session.exec(delete(table))  # type: ignore[call-overload]
+            session.exec(delete(table))
         for entry in catalogue.entries.values():
             meta = entry.meta
             session.add(

@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from adjudicator.config import current
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import ContentError, load_catalogue
+from adjudicator.web.context import current_catalogue, current_rulebook
 
 
 @click.group("content")
@@ -47,7 +48,7 @@ def build(force: bool) -> None:
         for problem in current_app.extensions["content_error"].problems:
             click.echo(str(problem), err=True)
         raise SystemExit(1)
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     from adjudicator.app import read_only_instance
 
     if read_only_instance(Path(current_app.instance_path)):
@@ -77,7 +78,7 @@ def offline_build(pyodide_from: Path | None) -> None:
     static = current_app.static_folder or ""
     if pyodide_from is not None:
         click.echo(f"pyodide: {install_pyodide(pyodide_from, static)}")
-    click.echo(f"engine bundle: {write_bundle(static, current_app.extensions['rulebook'])}")
+    click.echo(f"engine bundle: {write_bundle(static, current_rulebook())}")
 
 
 @click.command("build")

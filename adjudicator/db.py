@@ -85,7 +85,8 @@ def get_session() -> Session:
     """The request's session, opened on first use."""
     if "db_session" not in g:
         g.db_session = Session(get_engine())
-    return g.db_session
+    session: Session = g.db_session
+    return session
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -27,6 +27,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
+    MAX_BADGES,
     MAX_FIGURES,
     MAX_HEXES,
     NATIONS,
@@ -90,7 +91,6 @@ MAX_NAME = 60
 MAX_LISTED = 500
 """At most this many ``unknown`` / ``skipped`` items are listed one by one (their totals are always
 given): an 890 KB file of junk names must not turn into a multi-megabyte answer."""
-MAX_BADGES = 10  # as many badges as a situation's unit may carry (``engine.situation``)
 WHOLE_NUMBER = re.compile(r"[ \t\r\n]*-?[0-9]{1,6}[ \t\r\n]*")
 """A number as the editor writes it, in ASCII digits (maybe padded with ASCII spaces): ``"²".isdigit()``
 is true and a 5000-digit string makes ``int`` raise, so neither may reach ``int``."""
@@ -124,7 +124,7 @@ class Unmapped:
     name: str
     reason: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"row": self.row, "col": self.col, "what": self.what, "name": self.name}
         if self.reason:
             out["reason"] = self.reason
@@ -140,17 +140,17 @@ class M44Import:
     notes: tuple[str, ...] = ()  # assumptions made while importing
     decorative: tuple[Unmapped, ...] = ()  # pieces with no rules (insignia, battle stars, barges)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "situation": self.situation,
             "title": self.title,
-            "unknown": [u.as_dict() for u in self.unknown[:MAX_LISTED]],
+            "unknown": [u.to_dict() for u in self.unknown[:MAX_LISTED]],
             "unknown_total": len(self.unknown),
-            "skipped": [s.as_dict() for s in self.skipped[:MAX_LISTED]],
+            "skipped": [s.to_dict() for s in self.skipped[:MAX_LISTED]],
             "skipped_total": len(self.skipped),
             "notes": list(self.notes[:MAX_LISTED]),
             "notes_total": len(self.notes),
-            "decorative": [d.as_dict() for d in self.decorative[:MAX_LISTED]],
+            "decorative": [d.to_dict() for d in self.decorative[:MAX_LISTED]],
             "decorative_total": len(self.decorative),
         }
 
@@ -158,10 +158,11 @@ class M44Import:
 def loads(text: str | bytes) -> Any:
     """Parse the file's text; the editor sometimes writes a byte-order mark."""
     if isinstance(text, bytes):
+        raw = text
         try:
-            text = text.decode("utf-8-sig")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = text.decode("latin-1")
+            text = raw.decode("latin-1")
     try:
         return json.loads(text.lstrip("\ufeff"))
     except (ValueError, RecursionError) as exc:
@@ -260,8 +261,7 @@ class _Importer:
             entry_id = self.rulebook.resolve(candidate, "terrain", "obstacle", "marker")
             if entry_id is None:
                 continue
-            rules = self.rulebook.rules[entry_id]
-            if isinstance(rules, HexRules) and getattr(rules, "placed_on", "hex") == "hex":
+            if self.rulebook.hex_feature(entry_id) is not None:
                 return entry_id
         return None
 
@@ -337,7 +337,8 @@ class _Importer:
     def badge_fits(self, h: Hex, badge_id: str, unit_type: str, shown: Any) -> bool:
         """A badge drawn on a unit it has no rules for (the French Resistance badge on a French tank)
         only decorates it: listed as decorative, not applied."""
-        applies_to = getattr(self.rulebook.rules[badge_id], "applies_to", ())
+        badge = self.rulebook.badge(badge_id)
+        applies_to = badge.applies_to if badge is not None else ()
         if not applies_to or unit_type in applies_to or self.rulebook.bases.get(unit_type) in applies_to:
             return True
         self.decorative.append(Unmapped(
@@ -391,8 +392,7 @@ class _Importer:
                 else:
                     self.unknown.append(Unmapped(h.row, h.col, "tag", name))
                 continue
-            rules = self.rulebook.rules[entry_id]
-            if getattr(rules, "placed_on", "hex") == "unit" or self.rulebook.kinds[entry_id] == "badge":
+            if self.rulebook.unit_badge(entry_id) is not None:
                 self.pending_unit_markers.append((h, entry_id, name))
             else:
                 self.tile(h, "tag", {"name": entry_id, "original_owner": tag.get("side")})
@@ -490,9 +490,7 @@ def _face(value: Any, rulebook: Rulebook, importer: _Importer) -> str | None:
 
 def _editor_word(value: Any, where: str, known: Mapping[str, str], default: str) -> str:
     """One of the editor's upper-case words (``known``), in any case; absent, null or empty: ``default``."""
-    word = value.strip().upper() if isinstance(value, str) else default if value is None else None
-    if word == "":
-        word = default
+    word = (value.strip().upper() or default) if isinstance(value, str) else default if value is None else ""
     if word not in known:
         raise M44Error(where, f"must be one of {', '.join(known)}, got {value!r}"[:200])
     return word
@@ -529,7 +527,7 @@ def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -
         nation = next(filter(None, (rulebook.resolve(k, "nation") for k in
                                     (key, key.removesuffix("_rules"), key.removesuffix("_rule")))), None)
         if found is None and nation is not None:
-            codes = ", ".join(getattr(rulebook.rules[nation], "nation_codes", ()))
+            codes = ", ".join(rulebook.nation(nation).nation_codes)
             whom = (f"units of nation {codes}" if codes
                     else "the units the scenario names (no nation code switches them on)")
             importer.notes.append(f"option {key!r}: the {rulebook.names[nation]} rules apply to {whom}")
@@ -548,7 +546,8 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     if not isinstance(board_data, Mapping):
         raise M44Error("board", "is missing: a .m44 scenario has a board object")
     board = BOARDS[BOARD_TYPES[_editor_word(board_data.get("type"), "board.type", BOARD_TYPES, "STANDARD")]]
-    info = data.get("game_info") if isinstance(data.get("game_info"), Mapping) else {}
+    game_info = data.get("game_info")
+    info: Mapping[str, Any] = game_info if isinstance(game_info, Mapping) else {}
     top = _editor_word(info.get("side_player1"), "game_info.side_player1", SIDE_NAMES, "AXIS")
     bottom_side = "allies" if SIDE_NAMES[top] == "axis" else "axis"
 
@@ -617,21 +616,19 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
             kept.append(unit)
     doc["units"] = kept
     for _ in range(len(doc["units"]) * 2 + len(doc["hexes"]) + 2):
-        try:
-            parse_situation(doc, rulebook)
+        problem = _unit_problem(doc, rulebook)
+        if problem is None:
             return doc
-        except IllegalSituation as exc:
-            index, rest = _unit_index(exc.field)
-            if index is None:
-                raise M44Error(exc.field, exc.message) from None
-            unit = doc["units"][index]
-            if not _drop_rejected_badge(unit, rest, exc.message, importer):
-                del doc["units"][index]
-                importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
-    try:
-        parse_situation(doc, rulebook)
-    except IllegalSituation as exc:
-        raise M44Error(exc.field, exc.message) from None
+        index, rest, exc = problem
+        if index is None:
+            raise M44Error(exc.field, exc.message)
+        unit = doc["units"][index]
+        if not _drop_rejected_badge(unit, rest, exc.message, importer):
+            del doc["units"][index]
+            _skip_unit(unit, exc.message, importer)
+    problem = _unit_problem(doc, rulebook)
+    if problem is not None:
+        raise M44Error(problem[2].field, problem[2].message)
     return doc
 
 
@@ -640,18 +637,29 @@ def _check_alone(alone: dict[str, Any], rulebook: Rulebook, importer: _Importer)
     itself cannot stand (it is then listed in ``skipped``)."""
     unit = alone["units"][0]
     for _ in range(MAX_BADGES + 2):
-        try:
-            parse_situation(alone, rulebook)
-            return True
-        except IllegalSituation as exc:
-            index, rest = _unit_index(exc.field)
-            if index is None:
-                return True  # a problem of the hexes: reported by the whole-document parse
-            if _drop_rejected_badge(unit, rest, exc.message, importer):
-                continue
-            importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], exc.message))
+        problem = _unit_problem(alone, rulebook)
+        if problem is None or problem[0] is None:
+            return True  # legal, or a problem of the hexes: reported by the whole-document parse
+        _index, rest, exc = problem
+        if not _drop_rejected_badge(unit, rest, exc.message, importer):
+            _skip_unit(unit, exc.message, importer)
             return False
     return False
+
+
+def _unit_problem(doc: dict[str, Any], rulebook: Rulebook) -> tuple[int | None, str, IllegalSituation] | None:
+    """None when the engine accepts ``doc``; else what it refused: the index of the unit (None for
+    a problem elsewhere), the rest of the field's name (``.badges[1]``) and the error."""
+    try:
+        parse_situation(doc, rulebook)
+    except IllegalSituation as exc:
+        index, rest = _unit_index(exc.field)
+        return index, rest, exc
+    return None
+
+
+def _skip_unit(unit: dict[str, Any], message: str, importer: _Importer) -> None:
+    importer.skipped.append(Unmapped(unit["row"], unit["col"], "unit", unit["type"], message))
 
 
 def _drop_rejected_badge(unit: dict[str, Any], rest: str, message: str, importer: _Importer) -> bool:
@@ -679,6 +687,7 @@ def _title(data: Mapping[str, Any]) -> str | None:
     if isinstance(text, Mapping):
         for language in ("en", *text.keys()):
             block = text.get(language)
-            if isinstance(block, Mapping) and isinstance(block.get("name"), str) and block["name"].strip():
-                return block["name"].strip()[:120]
+            name = block.get("name") if isinstance(block, Mapping) else None
+            if isinstance(name, str) and name.strip():
+                return name.strip()[:120]
     return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from flask import Flask, Response, current_app, request
 from limits import RateLimitItem, parse_many
@@ -47,7 +47,8 @@ class DatabaseStorage(Storage):
     """A ``limits`` store on an SQLAlchemy database (SQLite or PostgreSQL): an atomic upsert per
     hit, so concurrent workers and machines never lose a count."""
 
-    STORAGE_SCHEME: ClassVar[list[str]] = ["adjudicator+db"]
+    # limits types it as an instance attribute; its registry reads it from the class.
+    STORAGE_SCHEME: ClassVar[list[str]] = ["adjudicator+db"]  # type: ignore[misc]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
@@ -127,8 +128,9 @@ def register_rate_limits(app: Flask, config: Config, engine: Engine | None) -> N
     saves: list[RateLimitItem] = parse_many(config.rate_limit_saves)
     calls: list[RateLimitItem] = parse_many(config.rate_limit_engine)
     uri = config.ratelimit_storage_uri
-    storage: Storage = (storage_from_string(uri) if uri
-                        else DatabaseStorage("adjudicator+db://", engine=engine))
+    # RATELIMIT_STORAGE_URI names a synchronous store (README "Configuration"), never ``async+…``.
+    storage = cast(Storage, storage_from_string(uri) if uri
+                   else DatabaseStorage("adjudicator+db://", engine=engine))
     limiter = FixedWindowRateLimiter(storage)
     app.extensions["rate_limiter"] = limiter
 

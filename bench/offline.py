@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, make_app, serving
-from tests.test_offline_rulings_browser import gallery_requests
+from tests.test_offline_rulings_browser import controlled_builder, gallery_requests
 
 WARM_RUNS = 30
 
@@ -82,13 +82,9 @@ def browser_cpu_seconds() -> float:
     return sum(times.get(pid, 0.0) for pid in mine - {os.getpid()})
 
 
-def controlled_builder(context: Any, base: str) -> Any:
-    page = context.new_page()
-    page.goto(base + "/builder")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_selector("#builder.ready")
+def offered_builder(context: Any, base: str) -> Any:
+    """The builder under its service worker (as the offline tests open it), with the offer shown."""
+    page = controlled_builder(context, base)
     page.wait_for_selector("#offline-offer button")
     return page
 
@@ -122,7 +118,7 @@ def quantile(values: list[float], q: float) -> float:
 def cold_run(browser: Any, base: str, counter: ByteCounter, rate: float) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        page = controlled_builder(context, base)
+        page = offered_builder(context, base)
         throttle(context, page, rate)
         mark = len(counter.sent)
         start, cpu = time.perf_counter(), browser_cpu_seconds()
@@ -177,7 +173,7 @@ def first_loads(browser: Any, base: str, counter: ByteCounter) -> None:
         context.close()
     context = browser.new_context(viewport=PHONE)
     try:
-        page = controlled_builder(context, base)
+        page = offered_builder(context, base)
         mark = len(counter.sent)
         page.locator("#offline-offer").get_by_role("button", name="No thanks").click()
         page.reload()

@@ -11,7 +11,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from adjudicator.engine import situation as situation_module
-from adjudicator.web import api_outcomes, openapi, search_views
 
 SITUATION: dict[str, Any] = {
     "board": "standard",
@@ -304,11 +303,6 @@ def test_openapi_request_schemas_state_required_fields_and_limits(doc: dict[str,
     assert "forest" in schemas["Situation"]["properties"]["hexes"]["items"]["properties"]["terrain"]["enum"]
     assert "armor_assault" in schemas["BattleRequest"]["properties"]["card"]["enum"]
     assert "tank_destroyer" in unit["properties"]["badges"]["items"]["enum"]
-
-
-def test_openapi_limits_match_the_parsers() -> None:
-    assert openapi.MAX_FLAGS == api_outcomes.MAX_FLAGS
-    assert openapi.SEARCH_LIMIT_MAX == search_views.API_LIMIT_MAX
 
 
 def test_example_requests_validate_against_the_request_schemas(doc: dict[str, Any]) -> None:

@@ -131,7 +131,7 @@ def count_parses(monkeypatch: pytest.MonkeyPatch, n: int, rulebook) -> tuple[int
 
     monkeypatch.setattr(m44_module, "parse_situation", counting)
     result = import_m44(m44(rejected_units(n)), rulebook)
-    return calls["n"], result.as_dict()
+    return calls["n"], result.to_dict()
 
 
 def test_m44_import_validates_dropped_units_in_linear_work(monkeypatch, rulebook):

@@ -126,7 +126,7 @@ def test_unknown_names_are_listed_not_dropped(rulebook):
     assert "badges" not in unit_at(doc, 6, 32)
     assert hex_at(doc, 3, 41)["terrain"] == "forest"
     assert [s.reason for s in result.skipped] == ["not on the overlord board"]
-    assert result.as_dict()["unknown"][1] == {"row": 4, "col": 30, "what": "terrain", "name": "zeppelinfield"}
+    assert result.to_dict()["unknown"][1] == {"row": 4, "col": 30, "what": "terrain", "name": "zeppelinfield"}
 
 
 def test_second_terrain_on_a_hex_is_skipped_with_the_reason(rulebook):
@@ -325,7 +325,7 @@ def test_decorative_pieces_are_listed_apart_from_unknown_names(rulebook):
     beach = sample("destroyer_beach_standard", rulebook)
     assert {(d.what, d.name) for d in beach.decorative} == {("rect_terrain", "barge"), ("badge", "badge2")}
     assert beach.unknown == ()
-    assert result.as_dict()["decorative"][0]["reason"]
+    assert result.to_dict()["decorative"][0]["reason"]
 
 
 @pytest.mark.parametrize("digits", ["²", "³5"])

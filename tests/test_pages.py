@@ -21,11 +21,18 @@ def test_every_kind_has_a_list_page(client, kind):
     assert client.get(f"/rules/{kind}/").status_code == 200
 
 
-def test_every_entry_page_renders_its_summary_and_sources(client, catalogue):
+@pytest.fixture(scope="module")
+def entry_pages(app, catalogue):
+    """Every entry's page, fetched once for the tests below: (status, html) by entry id."""
+    client = app.test_client()
+    responses = {e.id: client.get(f"/rules/{e.kind}/{e.id}") for e in catalogue.entries.values()}
+    return {entry_id: (r.status_code, r.get_data(as_text=True)) for entry_id, r in responses.items()}
+
+
+def test_every_entry_page_renders_its_summary_and_sources(entry_pages, catalogue):
     for entry in catalogue.entries.values():
-        response = client.get(f"/rules/{entry.kind}/{entry.id}")
-        assert response.status_code == 200, entry.id
-        html = response.get_data(as_text=True)
+        status, html = entry_pages[entry.id]
+        assert status == 200, entry.id
         assert entry.meta.name.replace("&", "&amp;").replace("'", "&#39;") in html, entry.id
         for source in entry.meta.sources:
             assert source.document in html
@@ -95,9 +102,9 @@ def test_body_markdown_cannot_inject_html(client, app):
     assert '<a href="/rules/terrain/forest">Forest</a>' in html
 
 
-def test_every_see_also_link_shows_on_both_entry_pages(client, catalogue):
+def test_every_see_also_link_shows_on_both_entry_pages(entry_pages, catalogue):
     """A link written on one entry appears on both pages, so related rules link both ways."""
-    pages = {e.id: client.get(f"/rules/{e.kind}/{e.id}").get_data(as_text=True) for e in catalogue.entries.values()}
+    pages = {entry_id: html for entry_id, (_status, html) in entry_pages.items()}
     for entry in catalogue.entries.values():
         for target_id in entry.meta.see_also:
             target = catalogue.entries[target_id]
@@ -105,9 +112,9 @@ def test_every_see_also_link_shows_on_both_entry_pages(client, catalogue):
             assert f'href="/rules/{entry.kind}/{entry.id}"' in pages[target_id], (target_id, entry.id)
 
 
-def test_no_entry_page_lists_the_same_see_also_link_twice(client, catalogue):
+def test_no_entry_page_lists_the_same_see_also_link_twice(entry_pages, catalogue):
     for entry in catalogue.entries.values():
-        html = client.get(f"/rules/{entry.kind}/{entry.id}").get_data(as_text=True)
+        _status, html = entry_pages[entry.id]
         match = re.search(r'<h2 id="see-h">See also</h2>(.*?)</section>', html, re.S)
         if not match:
             continue

@@ -5,9 +5,11 @@ Kept apart from the loader, which validates whole entries with it (docs/contract
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
+from adjudicator.content.checks import not_blank, one_of
 from adjudicator.content.documents import DOCUMENTS, SOURCES
 
 
@@ -18,24 +20,10 @@ class Source(BaseModel):
     that applies the field cites that one passage (checked by ``_check_citations``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    document: str
-    section: str
+    document: Annotated[str, one_of(sorted(DOCUMENTS), "document")]
+    section: Annotated[str, not_blank("name the section of the document")]
     page: int | None = None
     facts: tuple[str, ...] = ()
-
-    @field_validator("document")
-    @classmethod
-    def known_document(cls, value: str) -> str:
-        if value not in DOCUMENTS:
-            raise ValueError(f"unknown document {value!r}; use one of {sorted(DOCUMENTS)}")
-        return value
-
-    @field_validator("section")
-    @classmethod
-    def section_given(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("name the section of the document")
-        return value.strip()
 
     @model_validator(mode="after")
     def page_where_the_document_has_pages(self) -> Source:

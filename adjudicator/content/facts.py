@@ -15,6 +15,8 @@ Link = Callable[[str], Markup | None]
 """Gives an HTML link to an entry id, or None if no such entry."""
 
 LABELS: dict[str, str] = {
+    # One label per structured field name of engine/rulebook.py, in the order the page shows them
+    # (what settles disputes first); tests/test_fact_labels.py holds the two to each other.
     "dice_reductions": "Attacker dice reduction",
     "battle_out": "Battling out of this hex",
     "blocks_los": "Blocks line of sight",
@@ -159,7 +161,6 @@ LABELS: dict[str, str] = {
     "clears_and_battles": "May clear and still battle",
     "ignores_terrain_movement": "Terrain movement restrictions do not apply",
     "move_after_battle": "Move again after battling (hexes)",
-    "road_max_move": "Most hexes when the whole move is on road",
     "board_faces": "Board faces (scenario editor name)",
     "default_board_face": "Face when a situation names none",
 }
@@ -391,5 +392,5 @@ def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
             continue  # "placed on: unit" says nothing the "Placed on: Infantry" row does not
         if facts.get("rules_documented") is False and key in PLACEHOLDERS:
             continue
-        rows.append(FactRow(key, LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
+        rows.append(FactRow(key, LABELS[key], format_value(key, value, link)))
     return rows

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from threading import Lock
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
 
+from adjudicator.content.checks import not_blank, one_of
 from adjudicator.content.citations import Citation, Source
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
 from adjudicator.content.markdown import linked_ids
@@ -41,14 +42,14 @@ class EntryMeta(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
-    kind: str
-    name: str
+    kind: Annotated[str, one_of(KIND_LABELS, "kind")]
+    name: Annotated[str, not_blank("must not be empty")]
     aliases: tuple[str, ...] = ()
     # words the rules use that this entry defines ("spare figures" on the Combat cards page): search
     # finds the entry by them as by a name, but they are not other names of the thing itself
     terms: tuple[str, ...] = ()
-    summary: str
-    expansion: str
+    summary: Annotated[str, not_blank("must not be empty")]
+    expansion: Annotated[str, one_of(EXPANSIONS, "expansion")]
     sources: tuple[Source, ...]
     see_also: tuple[str, ...] = ()
     base: str | None = None
@@ -60,33 +61,12 @@ class EntryMeta(BaseModel):
             raise ValueError("must be snake_case: lowercase letters, digits and underscores")
         return value
 
-    @field_validator("kind")
-    @classmethod
-    def known_kind(cls, value: str) -> str:
-        if value not in KIND_LABELS:
-            raise ValueError(f"unknown kind {value!r}; use one of {list(KIND_LABELS)}")
-        return value
-
-    @field_validator("expansion")
-    @classmethod
-    def known_expansion(cls, value: str) -> str:
-        if value not in EXPANSIONS:
-            raise ValueError(f"unknown expansion {value!r}; use one of {list(EXPANSIONS)}")
-        return value
-
     @field_validator("sources")
     @classmethod
     def at_least_one_source(cls, value: tuple[Source, ...]) -> tuple[Source, ...]:
         if not value:
             raise ValueError("cite at least one source")
         return value
-
-    @field_validator("summary", "name")
-    @classmethod
-    def not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value.strip()
 
 
 @dataclass(frozen=True)
@@ -396,7 +376,9 @@ def _check_citations(raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]])
     problems: list[ContentProblem] = []
     for meta, own, _body, rel in raw.values():
         required = _cited_fields(meta, own)
-        schema = set(KIND_RULES[meta.kind].__dataclass_fields__) | {"base"}
+        rules_type = KIND_RULES[meta.kind]
+        assert dataclasses.is_dataclass(rules_type)  # every kind's rules are a dataclass
+        schema = {f.name for f in dataclasses.fields(rules_type)} | {"base"}
         cited_by: dict[str, int] = {}
         for i, source in enumerate(meta.sources):
             for j, fact in enumerate(source.facts):

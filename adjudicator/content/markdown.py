@@ -34,4 +34,5 @@ def render(text: str, resolve: Callable[[str], tuple[str, str] | None]) -> str:
         label = (match.group(2) or name).replace("[", "").replace("]", "")
         return f"[{label}]({url})"
 
-    return _renderer().render(ENTRY_LINK.sub(replace, text))
+    html: str = _renderer().render(ENTRY_LINK.sub(replace, text))
+    return html

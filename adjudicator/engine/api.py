@@ -1,11 +1,17 @@
 """The JSON API's engine half: request dict + rulebook -> answer dict, with no Flask.
 
 Each ``/api/v1/<name>`` engine endpoint is ``parse request -> pure engine -> dict``. The Flask
-views (``web/api_engine.py``, ``web/api_outcomes.py``) check the HTTP body (type, size, depth)
-and then call the function registered here under the endpoint's name; the builder's offline
-mode runs *this same module* in the browser (Pyodide, ``static/js/engine-worker.js``) so a
-ruling made on the phone is the JSON the server would have sent. Adding an endpoint to both is
-one line in ``ENDPOINTS``.
+view (``web/api_engine.py``) checks the HTTP body (type, size, depth) and then calls the function
+registered here under the endpoint's name; the builder's offline mode runs *this same module* in
+the browser (Pyodide, ``static/js/engine-worker.js``) so a ruling made on the phone is the JSON the
+server would have sent. Adding an endpoint to both is one line in ``ENDPOINTS`` (and its contract
+in API.md and the OpenAPI document).
+
+Answers are written by serialisers of one style: a value that can name everything it holds by
+itself has a ``to_dict()`` method (a reason, a retreat option, the odds); one that needs the board,
+the situation or the rulebook to name its hexes and units as players do is a module function
+``<thing>_json(context..., value)``, context first and the value last (``hex_json(board, h)``,
+``ruling_json(situation, rulebook, ruling)``). tests/test_house_style.py holds them to it.
 
 A bad field raises ``RequestError`` (an ``IllegalSituation``) carrying the API error ``code``;
 both callers turn it into the same ``{"error": {"code", "message", "field"}}`` with status 400.

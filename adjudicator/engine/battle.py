@@ -414,7 +414,8 @@ def _once(work: Callable[[], LineOfSight]) -> Callable[[], LineOfSight]:
     return run
 
 
-def unit_json(board: Board, unit: Unit, rulebook: Rulebook) -> dict[str, Any]:
+def unit_json(board: Board, rulebook: Rulebook, unit: Unit) -> dict[str, Any]:
+    """A unit in an answer: its id, side, type and profile (with the profile's name), hex, figures and moves."""
     return {"id": unit.id, "side": unit.side, "type": unit.type, "profile": unit.profile,
             "profile_name": rulebook.names[unit.profile], **hex_json(board, unit.hex),
             "figures": unit.figures, "moved": unit.moved}
@@ -425,8 +426,8 @@ def ruling_json(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) 
     board = situation.board
     los = los_json(board, ruling.los)
     return {
-        "attacker": unit_json(board, ruling.attacker, rulebook),
-        "target": unit_json(board, ruling.target, rulebook),
+        "attacker": unit_json(board, rulebook, ruling.attacker),
+        "target": unit_json(board, rulebook, ruling.target),
         "card": ruling.card,
         "combat_card": ruling.combat_card,
         "overrun_battle": ruling.overrun_battle,

@@ -160,7 +160,7 @@ def card_attack_json(situation: Situation, rulebook: Rulebook, attack: CardAttac
         "card_attack": True,
         "attacker": None,
         "side": attack.side,
-        "target": unit_json(board, attack.target, rulebook),
+        "target": unit_json(board, rulebook, attack.target),
         "targets": [u.id for u in attack.targets],
         "card": attack.card,
         "combat_card": None,

@@ -39,10 +39,6 @@ def distance(a: Hex, b: Hex) -> int:
     return dr + max(0, (dc - dr) // 2)
 
 
-def adjacent(a: Hex, b: Hex) -> bool:
-    return distance(a, b) == 1
-
-
 @dataclass(frozen=True)
 class Board:
     """One of the three board sizes."""

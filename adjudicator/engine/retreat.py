@@ -455,8 +455,7 @@ def retreat_options(
                 options.append(listing.option(unit.hex, path, ignored, required, lost, remaining_figures - lost))
     total = sum(c.options_total for c in choices)
 
-    breakdown.extend(_outcome_notes(situation, rulebook, unit, who, pinned, loss_per_move, choices, graph, options,
-                                    allowance.choices(flags), remaining_figures))
+    breakdown.extend(_outcome_notes(rulebook, unit, who, pinned, loss_per_move, choices, graph, remaining_figures))
     breakdown.extend(listing.notes[k] for k in sorted(listing.notes, key=lambda k: (k[1], k[0])))
     breakdown.extend(_leaving_notes(situation, rulebook, unit, options))
     if len(allowance.choices(flags)) > 1:
@@ -471,9 +470,8 @@ def retreat_options(
     return result(options, total, choices, min_lost, eliminated)
 
 
-def _outcome_notes(situation: Situation, rulebook: Rulebook, unit: Unit, who: UnitRef, pinned: list[str],
-                   loss_per_move: int, choices: list[ChoiceSummary], graph: _Graph, options: list[RetreatOption],
-                   ignored_choices: range, remaining: int) -> list[Reason]:
+def _outcome_notes(rulebook: Rulebook, unit: Unit, who: UnitRef, pinned: list[str], loss_per_move: int,
+                   choices: list[ChoiceSummary], graph: _Graph, remaining: int) -> list[Reason]:
     """Why the retreat is short: what pins the unit, each blocked step, each choice's shortfall."""
     out: list[Reason] = []
     if pinned and any(c.moves_required for c in choices):

@@ -12,7 +12,7 @@ read by the loader's validator; it forbids unknown fields so a misspelt key is a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 UnitClass = Literal["infantry", "armor", "artillery"]
 """The three families the rules speak of ("Infantry -1 die, Armor -2 dice", "Impassable by Armor &
@@ -20,6 +20,8 @@ Artillery"). Every unit profile belongs to one of them for terrain purposes."""
 
 Face = Literal["infantry", "armor", "grenade", "star", "flag"]
 Side = Literal["allies", "axis"]
+R = TypeVar("R")
+"""A kind's rules schema (``HexRules``, ``UnitRules``…), for the typed accessors of ``Rulebook``."""
 
 FORBID = {"extra": "forbid"}
 
@@ -469,51 +471,59 @@ class Rulebook:
 
     # Typed accessors: the engine reads a rule's fields through these, never with getattr. Those
     # that answer None take any id (a card field naming a combat card, a badge that is a marker).
-    def hex_rules(self, entry_id: str) -> HexRules:
+    def _of(self, entry_id: str | None, schema: type[R]) -> R | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, schema) else None
+
+    def _must(self, entry_id: str, schema: type[R]) -> R:
         rules = self.rules[entry_id]
-        assert isinstance(rules, HexRules), entry_id
+        assert isinstance(rules, schema), entry_id
         return rules
+
+    def hex_rules(self, entry_id: str) -> HexRules:
+        return self._must(entry_id, HexRules)
 
     def unit(self, entry_id: str) -> UnitRules:
-        rules = self.rules[entry_id]
-        assert isinstance(rules, UnitRules), entry_id
-        return rules
+        return self._must(entry_id, UnitRules)
 
     def nation(self, entry_id: str) -> NationRules:
-        rules = self.rules[entry_id]
-        assert isinstance(rules, NationRules), entry_id
-        return rules
+        return self._must(entry_id, NationRules)
 
     def card(self, entry_id: str | None) -> CardRules | None:
         """The command card ``entry_id``, or None when it is not one (or None)."""
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, CardRules) else None
+        return self._of(entry_id, CardRules)
 
     def combat_card(self, entry_id: str | None) -> CombatCardRules | None:
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, CombatCardRules) else None
+        return self._of(entry_id, CombatCardRules)
 
     def badge(self, entry_id: str | None) -> BadgeRules | None:
         """A badge, or a marker placed on units (``MarkerRules`` is both), or None."""
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, BadgeRules) else None
+        return self._of(entry_id, BadgeRules)
 
     def marker(self, entry_id: str | None) -> MarkerRules | None:
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, MarkerRules) else None
+        return self._of(entry_id, MarkerRules)
 
     def special_rule(self, entry_id: str | None) -> SpecialRuleRules | None:
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, SpecialRuleRules) else None
+        return self._of(entry_id, SpecialRuleRules)
 
     def core(self, entry_id: str) -> CoreRules | None:
-        rules = self.rules.get(entry_id)
-        return rules if isinstance(rules, CoreRules) else None
+        return self._of(entry_id, CoreRules)
 
     def feature(self, entry_id: str | None) -> HexRules | None:
         """A terrain, obstacle or hex marker, or None."""
-        rules = self.rules.get(entry_id) if entry_id else None
-        return rules if isinstance(rules, HexRules) else None
+        return self._of(entry_id, HexRules)
+
+    def hex_feature(self, entry_id: str | None) -> HexRules | None:
+        """A terrain, obstacle or marker that goes on a hex, or None (a marker placed on units
+        is ``HexRules`` too, but never lies on a hex)."""
+        marker = self.marker(entry_id)
+        return self.feature(entry_id) if marker is None or marker.placed_on == "hex" else None
+
+    def unit_badge(self, entry_id: str | None) -> BadgeRules | None:
+        """A badge, or a marker placed on units; None for anything else (a marker placed on hexes
+        is ``BadgeRules`` too, but never goes on a unit)."""
+        marker = self.marker(entry_id)
+        return self.badge(entry_id) if marker is None or marker.placed_on == "unit" else None
 
     def situation_id(self, entry_id: str) -> str | None:
         """The id a situation's ``rules`` list uses for this special rule or action, if any."""

@@ -7,6 +7,7 @@ sees boards that could exist on a table."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,16 @@ MAX_FIGURES = 6  # no unit in the game starts with more than 4; leave room for h
 MAX_MOVED = 12
 MAX_ID_LENGTH = 40
 MAX_OBSTACLES = 4  # a hex of a real scenario stacks at most a bridge, wire and a marker
+MAX_NAME_LENGTH = 60  # a terrain, unit type, rule, badge, obstacle, nation or board face as named
+MAX_RULES = 50
+NOT_BLANK = (r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+             r"\ufeff]")
+"""A character that is not white space: a name or an id must hold one. Spelled out, not ``\\S``,
+because the OpenAPI document states it too and the two regex dialects disagree on ``\\S``
+(ECMAScript's counts U+001C-U+001F and U+0085 as text, Python's counts U+FEFF): this class reads
+the same in both, and every character either calls white space is left out."""
+_NOT_BLANK = re.compile(NOT_BLANK)
+MAX_BADGES = 10  # badges and unit markers on one unit
 COUNTRY_NAMES = {
     "usa": "us", "united states": "us", "american": "us", "americans": "us",
     "germany": "german", "germans": "german", "wehrmacht": "german", "france": "french",
@@ -123,8 +134,8 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     return value
 
 
-def _str(value: Any, where: str, max_length: int = 60) -> str:
-    if not isinstance(value, str) or not value.strip():
+def _str(value: Any, where: str, max_length: int = MAX_NAME_LENGTH) -> str:
+    if not isinstance(value, str) or not _NOT_BLANK.search(value):
         raise IllegalSituation(where, "must be a non-empty string")
     if len(value) > max_length:
         raise IllegalSituation(where, f"must be at most {max_length} characters")
@@ -209,7 +220,7 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
 
     known_rules = situation_rule_ids(rulebook)
     rules_in_effect: set[str] = set()
-    for i, rule in enumerate(_list(doc.get("rules", []), "rules", 50)):
+    for i, rule in enumerate(_list(doc.get("rules", []), "rules", MAX_RULES)):
         name = _str(rule, f"rules[{i}]")
         entry_id = rulebook.resolve(name, "special_rule", "action")
         name = next((sid for sid, e in known_rules.items() if e == entry_id), name)
@@ -271,7 +282,7 @@ def parse_face(value: Any, rulebook: Rulebook) -> str | None:
         return None
     faces = board_faces(rulebook)
     known = ", ".join(faces) or "none (the content lists no board faces)"
-    if not isinstance(value, str) or not value.strip() or len(value) > 40:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_LENGTH:
         raise IllegalSituation("face", f"must be one of {known}, got {value!r}"[:200])
     wanted = value.strip().lower()
     for face_id, face in faces.items():
@@ -344,7 +355,7 @@ def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
 def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
     """A nation code from a code (``soviet``), a nation entry's name or alias (``russian``,
     ``red army``, ``japan``, ``us_marine_corps``) or a country name (``usa``, ``germany``)."""
-    if not isinstance(value, str) or not value.strip() or len(value) > 60:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME_LENGTH:
         raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
     key = value.strip().lower()
     if key in NATIONS:
@@ -399,7 +410,7 @@ def _parse_badges(value: Any, where: str, unit_type: str, rulebook: Rulebook) ->
     goes on this type of unit; a unit with no badge of its own stands for the badge of the unit it
     plays like (504th PIR)."""
     badges: list[str] = []
-    for j, badge in enumerate(_list(value, where, 10)):
+    for j, badge in enumerate(_list(value, where, MAX_BADGES)):
         name = _str(badge, f"{where}[{j}]")
         badge_id = rulebook.resolve(name, "badge", "marker")
         if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:

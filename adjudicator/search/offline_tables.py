@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def offline_tables(generation: Generation) -> dict[str, Any]:
     """The tables of one opened generation, built once per generation."""
-    cached = generation.__dict__.get("_offline_tables")
+    cached: dict[str, Any] | None = generation.__dict__.get("_offline_tables")
     if cached is not None:
         return cached
     analysis = generation.analysis

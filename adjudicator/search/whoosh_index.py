@@ -247,7 +247,8 @@ def read_meta(instance_path: Path) -> dict[str, Any] | None:
     root = index_root(instance_path)
     try:
         generation = (root / POINTER).read_text(encoding="utf-8").strip()
-        return json.loads((root / generation / META_FILE).read_text(encoding="utf-8"))
+        meta: dict[str, Any] = json.loads((root / generation / META_FILE).read_text(encoding="utf-8"))
+        return meta
     except (OSError, ValueError):
         return None
 

@@ -13,7 +13,6 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 def register(app: Flask) -> None:
     from adjudicator.web import (
         api_engine,
-        api_outcomes,
         api_rules,
         builder,
         m44_upload,
@@ -34,7 +33,7 @@ def register(app: Flask) -> None:
     Compress(app)
     app.after_request(page_etags)  # after Compress, so it runs before it (tags on plain bytes)
     app.after_request(close_file_responses)  # after Compress, so it runs before it
-    for module in (pages, sources, api_rules, api_engine, api_outcomes, search_views, builder, situations, m44_upload,
+    for module in (pages, sources, api_rules, api_engine, search_views, builder, situations, m44_upload,
                    offline):
         app.register_blueprint(module.bp)
 

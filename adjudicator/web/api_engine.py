@@ -1,53 +1,39 @@
-"""JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
-``/api/v1/fire-map``, ``/api/v1/move`` and the OpenAPI document of the whole API (adjudicator/API.md).
+"""JSON API over the rules engine: ``POST /api/v1/<name>`` for every endpoint of
+``engine.api.ENDPOINTS`` (line of sight, battle, resolve, retreat, resupply, fire map, move) and
+the OpenAPI document of the whole API (adjudicator/API.md).
 
-Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api`` (the same
-one the builder runs offline in the browser). ``/retreat`` and ``/resupply`` live in
-``api_outcomes``."""
+Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api``, the same one
+the builder runs offline in the browser. One loop registers them all, so an endpoint added to
+``ENDPOINTS`` is served here and offline alike; each one's contract is in API.md and the OpenAPI
+document."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify
 
+from adjudicator.engine.api import ENDPOINTS
+from adjudicator.web.context import current_rulebook
 from adjudicator.web.openapi import openapi_document
-from adjudicator.web.requests import engine_answer, json_body, rulebook
+from adjudicator.web.requests import engine_answer, json_body
 
 bp = Blueprint("api_engine", __name__, url_prefix="/api/v1")
 
-@bp.post("/line-of-sight")
-def line_of_sight_view() -> Any:
-    """Line of sight between the centres of ``from`` and ``to`` (content ``line_of_sight``)."""
-    return engine_answer("line-of-sight", json_body())
+
+def _engine_view(name: str) -> Callable[[], Response]:
+    def view() -> Response:
+        return engine_answer(name, json_body())
+
+    return view
 
 
-@bp.post("/battle")
-def battle_view() -> Any:
-    """Legality, dice with their reasons, hits, exact odds and what may follow the roll."""
-    return engine_answer("battle", json_body())
-
-
-@bp.post("/resolve")
-def resolve_view() -> Any:
-    """The faces actually rolled, applied: hits, losses, flags, retreat, ground (``engine.resolve``)."""
-    return engine_answer("resolve", json_body())
-
-
-@bp.post("/fire-map")
-def fire_map_view() -> Any:
-    """Every battle between enemy units as things stand, each as ``/battle`` rules it (``engine.fire_map``)."""
-    return engine_answer("fire-map", json_body())
-
-
-@bp.post("/move")
-def move_view() -> Any:
-    """Every hex the unit may end its move on, with one best path each, whether it may still
-    battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
-    return engine_answer("move", json_body())
+for _name in ENDPOINTS:
+    bp.add_url_rule(f"/{_name}", endpoint=_name.replace("-", "_"), view_func=_engine_view(_name), methods=["POST"])
 
 
 @bp.get("/openapi.json")
 def openapi_view() -> Any:
     """The OpenAPI 3 description of every endpoint of adjudicator/API.md."""
-    return jsonify(openapi_document(rulebook()))
+    return jsonify(openapi_document(current_rulebook()))

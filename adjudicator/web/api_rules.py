@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, url_for
+from flask import Blueprint, jsonify, url_for
 from sqlmodel import select
 
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.db import get_session
 from adjudicator.models import EntryRow
+from adjudicator.web.context import current_catalogue
 from adjudicator.web.errors import ApiError
 from adjudicator.web.sources import citation_json, source_json
 
@@ -20,7 +21,7 @@ def entry_json(row: EntryRow) -> dict[str, Any]:
     """An entry as the API gives it. ``sources`` lists each citation with the facts it decides and
     the page of its document; ``citations`` maps every structured field (inherited ones too) to the
     one passage that decides it, so a reason's ``rule`` + ``fact`` finds its section."""
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     entry = catalogue.entries[row.id]
     return {
         "id": row.id,

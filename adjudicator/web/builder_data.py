@@ -35,8 +35,8 @@ from adjudicator.engine.situation import (
     situation_rule_ids,
 )
 from adjudicator.m44 import owner_matters
-from adjudicator.web.requests import rulebook
-from adjudicator.web.saved_document import MAX_FLAGS, MAX_SAVED_BYTES, SITUATION_FIELDS
+from adjudicator.web.context import current_catalogue, current_rulebook
+from adjudicator.web.saved_document import MAX_SAVED_BYTES, MAX_SAVED_FLAGS, SITUATION_FIELDS
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 
@@ -71,8 +71,8 @@ def faces_json(rb: Rulebook) -> dict[str, Any]:
     """The board faces the builder offers (core ``board_faces``), in content order, and the one it
     draws when a situation names none (``default_board_face``: display only, no ruling reads it)."""
     faces = board_faces(rb)
-    entry = rb.rules.get(BOARD_ENTRY)
-    default = getattr(entry, "default_board_face", None)
+    core = rb.core(BOARD_ENTRY)
+    default = core.default_board_face if core is not None else None
     return {
         "entry": BOARD_ENTRY if BOARD_ENTRY in rb.kinds else None,
         "default": default if default in faces else next(iter(faces), None),
@@ -124,18 +124,23 @@ def hex_style(entry_id: str, rules: HexRules) -> str:
 
 def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
     """Everything the palette offers, generated from the content."""
-    terrain, obstacles, units, badges, cards, combat_cards = [], [], [], [], [], []
+    terrain: list[dict[str, Any]] = []
+    obstacles: list[dict[str, Any]] = []
+    units: list[dict[str, Any]] = []
+    badges: list[dict[str, Any]] = []
+    cards: list[dict[str, Any]] = []
+    combat_cards: list[dict[str, Any]] = []
     nation_names: dict[str, str] = {}
     for kind in ("terrain", "obstacle", "marker", "unit", "badge", "command_card", "combat_card", "nation"):
         for entry in catalogue.by_kind(kind):
             rules = entry.rules
             base = {"id": entry.id, "name": entry.meta.name, "summary": entry.meta.summary}
-            if isinstance(rules, HexRules) and getattr(rules, "placed_on", "hex") == "hex":
+            if isinstance(rules, HexRules) and rb.hex_feature(entry.id) is not None:
                 item = {**base, "style": hex_style(entry.id, rules), "short": _short(entry.meta.name),
                         "winter": "winter" in entry.id or "snow" in entry.id,
                         "blocks_los": rules.blocks_los, "owner_matters": owner_matters(rules)}
                 (terrain if kind == "terrain" else obstacles).append(item)
-            if isinstance(rules, BadgeRules) and (kind == "badge" or getattr(rules, "placed_on", "hex") == "unit"):
+            if isinstance(rules, BadgeRules) and rb.unit_badge(entry.id) is not None:
                 badges.append({**base, "applies_to": list(rules.applies_to), "turns_into": rules.turns_into})
             if isinstance(rules, UnitRules):
                 units.append({
@@ -178,7 +183,7 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
-        "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
+        "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_SAVED_FLAGS,
                    "max_saved_bytes": MAX_SAVED_BYTES},
     }
 
@@ -221,7 +226,8 @@ def examples() -> list[dict[str, Any]]:
 def _example_state(data: dict[str, Any]) -> dict[str, Any]:
     """The situation plus the builder's selection implied by the example's request."""
     situation = data["situation"]
-    req = data.get("request") if isinstance(data.get("request"), dict) else {}
+    request = data.get("request")
+    req: dict[str, Any] = request if isinstance(request, dict) else {}
     state: dict[str, Any] = {k: situation[k] for k in SITUATION_FIELDS if k in situation}
     units = situation.get("units") if isinstance(situation.get("units"), list) else []
 
@@ -254,12 +260,12 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
 
 def page_data() -> dict[str, Any]:
     """Everything the builder's script needs that is the same for every visitor."""
-    catalogue: Catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     return {
         "boards": {kind: board_json(board) for kind, board in BOARDS.items()},
         "sides": list(SIDES),
-        "palette": palette(catalogue, rulebook()),
-        "faces": faces_json(rulebook()),
+        "palette": palette(catalogue, current_rulebook()),
+        "faces": faces_json(current_rulebook()),
         "examples": examples(),
         "api": {
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",

@@ -9,8 +9,8 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.m44 import M44Error, import_m44, loads
+from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import rulebook
 
 bp = Blueprint("m44", __name__)
 
@@ -44,7 +44,7 @@ def import_scenario() -> Any:
     if not raw.strip():
         raise ApiError("send the .m44 file as the request body", field="(body)", code="empty")
     try:
-        result = import_m44(loads(raw), rulebook())
+        result = import_m44(loads(raw), current_rulebook())
     except M44Error as exc:
         raise ApiError(exc.message, field=exc.field, code="invalid_m44") from None
-    return jsonify(result.as_dict())
+    return jsonify(result.to_dict())

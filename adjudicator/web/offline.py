@@ -22,6 +22,7 @@ from adjudicator.content.documents import KIND_LABELS, SOURCES
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
 from adjudicator.web.builder_data import builder_data
+from adjudicator.web.context import current_catalogue, current_rulebook
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
@@ -73,13 +74,9 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     return list(dict.fromkeys(urls))
 
 
-def _catalogue() -> Catalogue:
-    return current_app.extensions["catalogue"]
-
-
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    catalogue = _catalogue()
+    catalogue = current_catalogue()
     version = site_version(catalogue.content_hash, current_app.static_folder or "")
     source = (Path(__file__).parent.parent / "static_templates" / "sw.js").read_text()
     script = source.replace("__VERSION__", json.dumps(version)).replace(
@@ -121,7 +118,7 @@ def offline_page() -> str:
 @bp.get("/api/v1/search-data")
 def search_data() -> Any:
     """A compact copy of what search needs, for searching in the browser when offline."""
-    catalogue = _catalogue()
+    catalogue = current_catalogue()
     entries = [
         [e.id, e.kind, e.meta.name, [*e.meta.aliases, *e.meta.terms], e.meta.summary,
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
@@ -147,7 +144,7 @@ def _ranking() -> dict[str, Any]:
     instance = Path(current_app.instance_path)
     generation = search.opened(instance)
     if generation is None:
-        search.ensure_index(_catalogue(), instance)
+        search.ensure_index(current_catalogue(), instance)
         generation = search.opened(instance)
     if generation is None:
         raise LookupError("no search index")
@@ -161,7 +158,7 @@ def offline_engine() -> Any:
     ``available`` is false when ``make build`` has not fetched Pyodide."""
     from adjudicator.engine.api import ENDPOINTS
 
-    assets = offline_assets(current_app.static_folder or "", current_app.extensions["rulebook"])
+    assets = offline_assets(current_app.static_folder or "", current_rulebook())
     if assets is None:
         body: dict[str, Any] = {"available": False}
     else:

@@ -12,38 +12,41 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.api import MAX_CARD_LENGTH, MAX_FLAGS
+from adjudicator.engine.card_attack import MAX_TARGETS_GIVEN
 from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
-from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import (
+    MAX_BADGES,
     MAX_FIGURES,
     MAX_HEXES,
     MAX_ID_LENGTH,
     MAX_MOVED,
+    MAX_NAME_LENGTH,
     MAX_OBSTACLES,
+    MAX_RULES,
     MAX_UNITS,
     NATIONS,
+    NOT_BLANK,
     SIDES,
     board_faces,
     situation_rule_ids,
 )
 from adjudicator.m44 import BOARD_TYPES, MAX_HEXAGONS, SIDE_NAMES, WHOLE_NUMBER
-from adjudicator.web.saved_document import MAX_FLAGS as SAVED_MAX_FLAGS
-from adjudicator.web.saved_document import MAX_TITLE
+from adjudicator.web.saved_document import MAX_SAVED_FLAGS, MAX_TITLE
+from adjudicator.web.search_views import API_LIMIT_MAX
+from adjudicator.web.situations import SAVED_ID
 
 MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
 MAX_COL = max(b.max_col for b in BOARDS.values())
-MAX_NAME = 60  # situation parser: names of terrain, types, rules, badges
-MAX_RULES = 50
-MAX_BADGES = 10
-MAX_FLAGS = 12  # api_outcomes: flags accepted by /retreat
-SEARCH_LIMIT_MAX = 50
-CARD_MAX = 80
 
-NULLABLE = {"nullable": True}
-M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
+Schema = dict[str, Any]
+"""A JSON schema (or a part of one) as the document writes it."""
+NULLABLE: Schema = {"nullable": True}
+M44_NUMBER: Schema = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
               "description": "a whole number, or a short string of its digits"}
 
 
@@ -76,15 +79,10 @@ def _hex_request() -> dict[str, Any]:
 
 def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     """The situation document every engine endpoint takes."""
-    def placed(entry_id: str, default: str) -> str:
-        return getattr(rulebook.rules[entry_id], "placed_on", default)
-
-    hex_features = [i for i in _ids(rulebook, "obstacle", "marker")
-                    if isinstance(rulebook.rules[i], HexRules) and placed(i, "hex") == "hex"]
-    badge_ids = [i for i in _ids(rulebook, "badge", "marker")
-                 if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
+    hex_features = [i for i in _ids(rulebook, "obstacle", "marker") if rulebook.hex_feature(i) is not None]
+    badge_ids = [i for i in _ids(rulebook, "badge", "marker") if rulebook.unit_badge(i) is not None]
     badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": NOT_BLANK}
     return {
         "type": "object",
         "required": ["units"],
@@ -123,7 +121,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object",
                     "required": ["id", "side", "type", "row", "col", "figures"],
                     "properties": {
-                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"\S"},
+                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": NOT_BLANK},
                         "side": {"type": "string", "enum": list(SIDES)},
                         "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
                         **_hex_request()["properties"],
@@ -150,21 +148,21 @@ def _with(base: dict[str, Any], required: list[str], properties: dict[str, Any])
             "properties": {**base["properties"], **properties}}
 
 
-REASON_HEX = {"type": "object", "required": ["row", "col", "hex"],
+REASON_HEX: Schema = {"type": "object", "required": ["row", "col", "hex"],
               "properties": {"row": {"type": "integer"}, "col": {"type": "integer"},
                              "hex": {"type": "string", "description": "the board's label (D7), or \"off the board\""}}}
-REASON_UNIT = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
+REASON_UNIT: Schema = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
                "properties": {"unit": {"type": "string", "description": "the unit's id"},
                               "side": {"type": "string", "enum": list(SIDES)},
                               "type": {"type": "string", "description": "the unit entry whose rules apply"},
                               **REASON_HEX["properties"],
                               "name": {"type": "string", "description": "as players name it: Axis Armor at D7"}}}
-REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
+REASON_ENTRY: Schema = {"type": "object", "required": ["entry", "kind", "name"],
                 "properties": {"entry": {"type": "string", "description": "content id (/rules/<kind>/<entry>)"},
                                "kind": {"type": "string"}, "name": {"type": "string"},
                                **REASON_HEX["properties"]},
                 "description": "a content entry (a terrain, card, nation…), with the hex when it names the one there"}
-REASON_PARAM = {"nullable": True,
+REASON_PARAM: Schema = {"nullable": True,
                 "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
                                "(ReasonEntry), or a list of these"}
 """Untyped on purpose (a schema without ``type`` takes any value; OpenAPI 3.0 has no list of
@@ -172,7 +170,7 @@ types): a ruling holds dozens of reasons, and checking each parameter against ev
 take would cost schemathesis that on every answer; the shapes are the components ``ReasonUnit``,
 ``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter object of the
 gallery's answers against them."""
-REASON = {
+REASON: Schema = {
     "type": "object", "required": ["rule", "code", "params", "text"],
     "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
                    "`code` filled with `params`",
@@ -184,10 +182,10 @@ REASON = {
                    "fact": {"type": "string", "description": "the structured field of `rule` the step applies"},
                    "dice": {"type": "integer", "description": "the change in dice the step makes"}},
 }
-HEX = {"type": "object", "required": ["row", "col"],
+HEX: Schema = {"type": "object", "required": ["row", "col"],
        "properties": {"row": {"type": "integer"}, "col": {"type": "integer"}, "label": {"type": "string"},
                       "on_board": {"type": "boolean"}}}
-ERROR = {
+ERROR: Schema = {
     "type": "object", "required": ["error"],
     "properties": {"error": {
         "type": "object", "required": ["code", "message", "field"],
@@ -195,16 +193,16 @@ ERROR = {
                        "field": {"type": "string", **NULLABLE}},
     }},
 }
-NUMBERS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}}
-EXACTS = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
+NUMBERS: Schema = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}}
+EXACTS: Schema = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
 
-BLOCKER = {
+BLOCKER: Schema = {
     "type": "object", "required": ["row", "col", "reason", "rule", "code", "params", "via"],
     "properties": {**HEX["properties"], "reason": {"type": "string"}, "rule": {"type": "string"},
                    "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
                    "via": {"type": "string", "enum": ["crossed", "edge"]}, "edge_with": HEX},
 }
-LOS_FIELDS = {
+LOS_FIELDS: Schema = {
     "distance": {"type": "integer", "minimum": 0},
     "clear": {"type": "boolean"},
     "blocked_by": {"type": "array", "items": BLOCKER},
@@ -214,12 +212,12 @@ LOS_FIELDS = {
     "readings": {"type": "object", "additionalProperties": {"type": "string"}},
     "reasons": {"type": "array", "items": REASON},
 }
-LOS_RESPONSE = {
+LOS_RESPONSE: Schema = {
     "type": "object",
     "required": ["from", "to", *LOS_FIELDS],
     "properties": {"from": HEX, "to": HEX, **LOS_FIELDS},
 }
-PROBABILITIES = {
+PROBABILITIES: Schema = {
     "type": "object",
     "required": ["hits", "hits_exact", "expected_hits", "eliminate", "flags", "flags_exact"],
     "properties": {
@@ -233,16 +231,16 @@ PROBABILITIES = {
         "eliminate_after_retreat_exact": {"type": "string"},
     },
 }
-UNIT_REF = {"type": "object", "required": ["id", "side", "type", "profile", "row", "col"],
+UNIT_REF: Schema = {"type": "object", "required": ["id", "side", "type", "profile", "row", "col"],
             "properties": {"id": {"type": "string"}, "side": {"type": "string"}, "type": {"type": "string"},
                            "profile": {"type": "string"}, "row": {"type": "integer"}, "col": {"type": "integer"},
                            "figures": {"type": "integer"}, "moved": {"type": "integer"}}}
-RETREAT_OPTION = {
+RETREAT_OPTION: Schema = {
     "type": "object", "required": ["path", "end", "figures_lost"],
     "properties": {"path": {"type": "array", "items": HEX}, "end": HEX,
                    "figures_lost": {"type": "integer", "minimum": 0}},
 }
-BATTLE_RESPONSE = {
+BATTLE_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "distance", "close_assault", "line_of_sight", "dice", "breakdown",
                  "hit_symbols", "flags_ignored", "probabilities", "retreat", "take_ground", "overrun"],
@@ -284,7 +282,7 @@ BATTLE_RESPONSE = {
         }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
-RETREAT_RESPONSE = {
+RETREAT_RESPONSE: Schema = {
     "type": "object",
     "required": ["flags_ignored", "moves_required", "options", "min_figures_lost", "eliminated"],
     "properties": {
@@ -295,7 +293,7 @@ RETREAT_RESPONSE = {
         "eliminated": {"type": "boolean"},
     },
 }
-RESOLVE_RESPONSE = {
+RESOLVE_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "dice", "rolled", "hits", "hits_by_face", "figures_lost", "flags",
                  "flags_ignored", "flags_to_retreat", "retreat", "eliminated", "take_ground", "overrun", "steps"],
@@ -351,7 +349,7 @@ RESOLVE_RESPONSE = {
                                        "nation rule offers one"},
     },
 }
-FIRE_MAP_RESPONSE = {
+FIRE_MAP_RESPONSE: Schema = {
     "type": "object",
     "required": ["battles", "pairs", "beyond_range", "truncated"],
     "properties": {
@@ -374,7 +372,7 @@ FIRE_MAP_RESPONSE = {
             "only with `unit`: every hex it has a clear line of sight to, in board order, its own hex left out")},
     },
 }
-MOVE_OPTION = {
+MOVE_OPTION: Schema = {
     "type": "object", "required": ["row", "col", "path", "hexes_moved", "may_battle", "battle_dice_change", "why"],
     "properties": {**HEX["properties"], "path": {"type": "array", "items": HEX, "minItems": 2},
                    "hexes_moved": {"type": "integer", "minimum": 1}, "may_battle": {"type": "boolean"},
@@ -382,7 +380,7 @@ MOVE_OPTION = {
                    "why": {"type": "array", "items": REASON}, "instead": {"type": "array", "items": REASON},
                    "hazards": {"type": "array", "items": REASON}},
 }
-MOVE_RESPONSE = {
+MOVE_RESPONSE: Schema = {
     "type": "object", "required": ["unit", "allowance", "reachable", "unreachable", "why_not"],
     "properties": {
         "unit": {"type": "string"}, "from": HEX, "allowance": {"type": "integer", "minimum": 0},
@@ -400,7 +398,7 @@ MOVE_RESPONSE = {
                               "path": {"type": "array", "items": HEX}}},
     },
 }
-RESUPPLY_RESPONSE = {
+RESUPPLY_RESPONSE: Schema = {
     "type": "object",
     "required": ["legal", "why_not", "targets", "supplier_figures"],
     "properties": {
@@ -412,7 +410,7 @@ RESUPPLY_RESPONSE = {
         "supplier_figures": {"type": "integer", "minimum": 0},
     },
 }
-SOURCE = {
+SOURCE: Schema = {
     "type": "object",
     "description": "A citation: the document (its page at `url`), the section, the page the section starts on "
                    "(documents that print page numbers), and the structured fields that section decides.",
@@ -422,14 +420,14 @@ SOURCE = {
                    "facts": {"type": "array", "items": {"type": "string"}},
                    "url": {"type": "string"}, "secondary": {"type": "boolean"}},
 }
-CITATION = {
+CITATION: Schema = {
     "type": "object",
     "description": "The one passage that decides a structured field: a source, the entry whose sources list it "
                    "(the entry's `base` for an inherited field) and the citation as a referee quotes it.",
     "required": [*SOURCE["required"], "entry", "label"],
     "properties": {**SOURCE["properties"], "entry": {"type": "string"}, "label": {"type": "string"}},
 }
-ENTRY_RESPONSE = {
+ENTRY_RESPONSE: Schema = {
     "type": "object",
     "required": ["id", "kind", "name", "summary", "body", "sources", "citations"],
     "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
@@ -440,14 +438,14 @@ ENTRY_RESPONSE = {
                    "citations": {"type": "object", "additionalProperties": CITATION,
                                  "description": "Structured field -> its citation (a reason's `fact`)."}},
 }
-INDEX_RESPONSE = {
+INDEX_RESPONSE: Schema = {
     "type": "object", "required": ["entries"],
     "properties": {"entries": {"type": "array", "items": {
         "type": "object", "required": ["id", "kind", "name", "url"],
         "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
                        "summary": {"type": "string"}, "url": {"type": "string"}}}}},
 }
-SEARCH_RESPONSE = {
+SEARCH_RESPONSE: Schema = {
     "type": "object", "required": ["query", "results", "suggestion"],
     "properties": {
         "query": {"type": "string"},
@@ -471,13 +469,17 @@ def _errors(*statuses: int) -> dict[str, Any]:
             for s in statuses}
 
 
-def _post(summary: str, request: str, response: str, description: str) -> dict[str, Any]:
+ENGINE_ERRORS = (400, 413, 415, 422, 429)
+
+
+def _post(summary: str, request: str, response: str, description: str, *, answer: str = "the ruling",
+          status: int = 200, errors: tuple[int, ...] = ENGINE_ERRORS) -> dict[str, Any]:
     return {"post": {
         "summary": summary, "description": description,
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request}"}}}},
-        "responses": {"200": {"description": "the ruling", "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(400, 413, 415, 422, 429)},
+        "responses": {str(status): {"description": answer, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{response}"}}}}, **_errors(*errors)},
     }}
 
 
@@ -543,29 +545,19 @@ def _paths() -> dict[str, Any]:
             {"name": "expansion", "in": "query", "required": False, "description": "empty: any expansion",
              "schema": {"type": "string", "enum": ["", *EXPANSIONS]}},
             {"name": "limit", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
+             "schema": {"type": "integer", "minimum": 1, "maximum": API_LIMIT_MAX}},
         ], (400,)),
-        "/api/v1/situations": {"post": {
-            "summary": "Save a situation under a short id",
-            "description": "A situation plus the builder's selection; stored read-only, never overwritten.",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
-            "responses": {"201": {"description": "saved", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
-                **_errors(400, 413, 415, 429, 503)},
-        }},
+        "/api/v1/situations": _post(
+            "Save a situation under a short id", "SaveRequest", "SavedSituation",
+            "A situation plus the builder's selection; stored read-only, never overwritten.",
+            answer="saved", status=201, errors=(400, 413, 415, 429, 503)),
         "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
-            {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": SAVED_ID.pattern}},
         ], (404,)),
-        "/api/v1/import/m44": {"post": {
-            "summary": "Turn an official editor .m44 scenario into a situation",
-            "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/M44Scenario"}}}},
-            "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
-                **_errors(400, 403, 413, 415, 422, 429)},
-        }},
+        "/api/v1/import/m44": _post(
+            "Turn an official editor .m44 scenario into a situation", "M44Scenario", "ImportResult",
+            "Every name that could not be mapped is listed in `unknown`, never dropped.",
+            answer="the imported situation", errors=(400, 403, 413, 415, 422, 429)),
         "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
             {"name": "kind", "in": "path", "required": True,
              "schema": {"type": "string", "enum": ["standard", "overlord", "breakthrough"]}},
@@ -575,7 +567,7 @@ def _paths() -> dict[str, Any]:
 
 def _card_fields(rulebook: Rulebook) -> dict[str, Any]:
     """``card`` and ``combat_card`` as every ruling request takes them: a card's id, or null."""
-    card = {"type": "string", "maxLength": CARD_MAX, **NULLABLE}
+    card = {"type": "string", "maxLength": MAX_CARD_LENGTH, **NULLABLE}
     commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
     return {
         "card": {**card, "enum": [*commands, None]} if commands else card,
@@ -595,7 +587,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE},
-            "flags": {"type": "integer", "minimum": 1, "maximum": SAVED_MAX_FLAGS, **NULLABLE},
+            "flags": {"type": "integer", "minimum": 1, "maximum": MAX_SAVED_FLAGS, **NULLABLE},
             "title": {"type": "string", "maxLength": MAX_TITLE, **NULLABLE},
         })},
         "Situation": situation,
@@ -605,7 +597,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "attacker": {**unit_ref, **NULLABLE,
                          "description": "null when `card` attacks by itself (Air Power, Barrage)"},
             "target": unit_ref,
-            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+            "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE,
@@ -622,7 +614,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
                          "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
                                         "the card's on `target`"},
             "target": unit_ref,
-            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+            "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE,

@@ -7,18 +7,19 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 from markupsafe import Markup, escape
-from sqlmodel import select
+from sqlmodel import col, select
 
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.facts import describe
 from adjudicator.db import get_session
 from adjudicator.models import CrossRef, EntryRow
+from adjudicator.web.context import current_catalogue
 
 bp = Blueprint("pages", __name__)
 
 
 def entry_link(entry_id: str) -> Markup | None:
-    entry = current_app.extensions["catalogue"].entries.get(entry_id)
+    entry = current_catalogue().entries.get(entry_id)
     if entry is None:
         return None
     url = url_for("pages.entry", kind=entry.kind, entry_id=entry.id)
@@ -29,7 +30,7 @@ def entry_link(entry_id: str) -> Markup | None:
 def home() -> str:
     counts = Counter(get_session().exec(select(EntryRow.kind)).all())
     featured = ["line_of_sight", "range_and_dice", "retreat", "forest", "hill", "town", "armor", "artillery"]
-    entries = {row.id: row for row in get_session().exec(select(EntryRow).where(EntryRow.id.in_(featured))).all()}
+    entries = {row.id: row for row in get_session().exec(select(EntryRow).where(col(EntryRow.id).in_(featured))).all()}
     return render_template(
         "home.html", counts=counts, featured=[entries[i] for i in featured if i in entries]
     )
@@ -57,7 +58,7 @@ PAGE_CACHE_SIZE = 512
 
 @bp.get("/rules/<kind>/<entry_id>")
 def entry(kind: str, entry_id: str) -> Any:
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     known = catalogue.entries.get(entry_id)
     if known is not None and known.kind != kind:  # permalinks stay valid if the kind is guessed wrong
         return redirect(url_for("pages.entry", kind=known.kind, entry_id=entry_id), 301)
@@ -82,10 +83,10 @@ def render_entry(kind: str, entry_id: str) -> str:
     see_also = [i for i in dict.fromkeys([*row.see_also, *(c.source_id for c in linked if c.relation == "see_also")])
                 if i not in variants and i != entry_id]
     names = {
-        r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
+        r.id: r for r in session.exec(select(EntryRow).where(col(EntryRow.id).in_([*see_also, *variants]))).all()
     }
     base = session.get(EntryRow, row.base) if row.base else None
-    catalogue = current_app.extensions["catalogue"]
+    catalogue = current_catalogue()
     return render_template(
         "entry.html",
         row=row,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine.api import MAX_CARD_LENGTH
 from adjudicator.engine.situation import HEX_FIELDS, UNIT_FIELDS
+from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import bool_field, rulebook, situation_from
+from adjudicator.web.requests import bool_field, situation_from
 
 SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units")
 SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
@@ -18,7 +20,8 @@ MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
 flood of junk does not."""
 MAX_TITLE = 120
-MAX_FLAGS = 3
+MAX_SAVED_FLAGS = 3
+"""The builder saves the retreat it shows for 1 to 3 flags."""
 
 
 def validated_document(data: dict[str, Any]) -> dict[str, Any]:
@@ -44,12 +47,12 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value, str) or not any(u.id == value for u in situation.units):
             raise ApiError(f"`{name}` must be the id of a unit in the situation", field=name, code="unknown_unit")
         document[name] = value
-    rb = rulebook()
+    rb = current_rulebook()
     for name, kind in (("card", "command_card"), ("combat_card", "combat_card")):
         value = data.get(name)
         if value is None:
             continue
-        entry_id = rb.resolve(value, kind) if isinstance(value, str) and len(value) <= 80 else None
+        entry_id = rb.resolve(value, kind) if isinstance(value, str) and len(value) <= MAX_CARD_LENGTH else None
         if entry_id is None:
             raise ApiError(f"`{name}` must name a {kind.replace('_', ' ')}", field=name)
         document[name] = entry_id
@@ -57,8 +60,8 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         document["overrun_battle"] = True
     if data.get("flags") is not None:
         flags = data["flags"]
-        if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_FLAGS:
-            raise ApiError(f"`flags` must be a whole number from 1 to {MAX_FLAGS}", field="flags")
+        if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_SAVED_FLAGS:
+            raise ApiError(f"`flags` must be a whole number from 1 to {MAX_SAVED_FLAGS}", field="flags")
         document["flags"] = flags
     if data.get("title") is not None:
         title = data["title"]

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from adjudicator import search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.web.context import current_catalogue
 from adjudicator.web.errors import ApiError
 
 bp = Blueprint("search", __name__)
@@ -50,7 +51,7 @@ def run(query: str, **options: Any) -> search.Results:
     try:
         return search.search(instance, query, **options)
     except LookupError:
-        search.ensure_index(current_app.extensions["catalogue"], instance)
+        search.ensure_index(current_catalogue(), instance)
         return search.search(instance, query, **options)
 
 

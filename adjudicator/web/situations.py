@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, url_for
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
 from adjudicator.db import get_session
 from adjudicator.models import SaveDigest, SavedSituation
@@ -87,7 +87,7 @@ def load(saved_id: str) -> Any:
 
 def _already_saved(digest: str) -> SavedSituation | None:
     """The situation already stored with this exact text, if any (one query)."""
-    found = select(SavedSituation).join(SaveDigest, SaveDigest.saved_id == SavedSituation.id)
+    found = select(SavedSituation).join(SaveDigest, col(SaveDigest.saved_id) == SavedSituation.id)
     return get_session().exec(found.where(SaveDigest.digest == digest)).first()
 
 

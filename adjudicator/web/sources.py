@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, url_for
+from flask import Blueprint, abort, render_template, url_for
 
+from adjudicator.content.citations import Citation, Source
 from adjudicator.content.documents import SOURCES, Document
-from adjudicator.content.loader import Catalogue, Citation, Source
+from adjudicator.web.context import current_catalogue
 
 bp = Blueprint("sources", __name__, url_prefix="/sources")
 
@@ -36,13 +37,9 @@ def citation_json(citation: Citation) -> dict[str, Any]:
     return {**source_json(citation.source), "entry": citation.entry, "label": citation.source.label}
 
 
-def _catalogue() -> Catalogue:
-    return current_app.extensions["catalogue"]
-
-
 def cited_by(document: str) -> list[tuple[str, str, str]]:
     """(kind, id, name) of every entry citing ``document``, by name."""
-    entries = _catalogue().entries.values()
+    entries = current_catalogue().entries.values()
     return sorted(((e.kind, e.id, e.meta.name) for e in entries
                    if any(s.document == document for s in e.meta.sources)), key=lambda t: t[2].lower())
 

@@ -75,23 +75,20 @@ export class FireMap {
     if (!p) return [];
     const parts = [];
     const at = (id) => state.units.find((u) => u.id === id);
-    for (const b of p.out) {
-      const u = at(b.target);
-      if (!u) continue;
-      parts.push(board.hexShape(u, b.legal ? 'fire-out' : 'fire-out no', 0.78));
-      const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text',
-        {class: 'fire-text out', x: x + 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
-        `→${b.dice}`));
-    }
-    for (const b of p.in) {
-      const u = at(b.attacker);
-      if (!u) continue;
-      parts.push(board.hexShape(u, b.legal ? 'fire-in' : 'fire-in no', 0.68));
-      const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text',
-        {class: 'fire-text in', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
-        `${b.dice}→`));
+    // Battles out ring the target (count right of centre), battles in ring the attacker (left).
+    const ways = [
+      {dir: 'out', battles: p.out, other: 'target', size: 0.78, dx: 18, text: (dice) => `→${dice}`},
+      {dir: 'in', battles: p.in, other: 'attacker', size: 0.68, dx: -18, text: (dice) => `${dice}→`},
+    ];
+    for (const {dir, battles, other, size, dx, text} of ways) {
+      for (const b of battles) {
+        const u = at(b[other]);
+        if (!u) continue;
+        parts.push(board.hexShape(u, b.legal ? `fire-${dir}` : `fire-${dir} no`, size));
+        const [x, y] = board.centre(u);
+        if (b.legal) parts.push(s('text', {class: `fire-text ${dir}`, x: x + dx, y: y + 23, 'text-anchor': 'middle',
+          'dominant-baseline': 'central'}, text(b.dice)));
+      }
     }
     return parts;
   }
