@@ -54,6 +54,7 @@ from adjudicator.engine.situation import (
 )
 from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
 from adjudicator.models import SaveDigest, SavedSituation
+from adjudicator.ratelimit import client_address, quota, refused, too_many_saves
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from
 from adjudicator.web.security import CSP, asset_version
@@ -391,6 +392,9 @@ def save() -> Any:
         # a retry of a save whose answer was lost gets the answer the first would have had: same
         # content, same id, nothing stored twice
         return _created(existing)
+    over = refused(client_address())
+    if over is not None:
+        return over
     for _ in range(8):
         # 8 URL-safe characters, 48 random bits: an id already taken fails the insert (its primary
         # key) and the next one is tried, so no lookup is spent on the ~never-taken case
@@ -398,6 +402,10 @@ def save() -> Any:
         row = SavedSituation(id=saved_id, data=text, size=size)
         session.add(row)
         session.add(SaveDigest(digest=digest, saved_id=saved_id))
+        limit = quota()
+        if limit is not None and not limit.charge(session, client_address()):
+            session.rollback()  # another save from this address took today's last one meanwhile
+            return too_many_saves(limit.per_day)
         try:
             session.commit()
         except IntegrityError:  # the same id (or the same content) saved between our check and insert

@@ -1,0 +1,135 @@
+"""Every setting of the served stack, read once from the environment (README "Serving").
+
+The proxy's limits are per client address and live in nginx's shared memory: a request over a
+limit is answered 429 by nginx and never reaches the app. The numbers are chosen for people at a
+table: a builder change asks for about three rulings, a service worker's first visit fetches
+~230 pages at once, a browser opens six connections."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator import REPO_ROOT
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A per-address request rate: ``amount`` per ``per`` ("second" or "minute"), and a burst of
+    ``burst`` more answered at once before the rate applies (nginx ``limit_req ... nodelay``)."""
+
+    amount: int
+    per: str
+    burst: int
+
+    def nginx(self) -> str:
+        return f"{self.amount}r/{'s' if self.per == 'second' else 'm'}"
+
+    def retry_after(self) -> int:
+        """Seconds until the leaky bucket lets one more request through."""
+        return max(1, -(-(1 if self.per == "second" else 60) // self.amount))
+
+    def text(self) -> str:
+        return f"{self.amount} per {self.per}; burst {self.burst}"
+
+
+RATE = re.compile(r"^\s*(\d+)\s*(?:per|/)\s*(second|minute)\s*(?:;\s*burst\s*(\d+))?\s*$")
+
+PAGES = Rate(30, "second", 300)
+"""``GET`` of pages, search and the JSON API (not static files): a first visit's service worker
+precaches ~230 pages at once, within the burst."""
+ENGINE = Rate(10, "second", 40)
+"""Every ``POST /api/…`` but saves (rulings, ``.m44`` import)."""
+SAVES = Rate(20, "minute", 20)
+"""``POST /api/v1/situations``; the app also counts saves per day (``adjudicator.ratelimit``)."""
+CONNECTIONS_PER_ADDRESS = 32
+"""Open connections per client address (a browser opens six; a table's shared address a few
+browsers' worth)."""
+
+HEADER_TIMEOUT = 10
+"""Seconds to send the request line and headers."""
+BODY_TIMEOUT = 10
+"""Seconds between two reads of a request body (nginx reads the whole body before the app sees
+it, so a trickled body holds a few kilobytes of nginx, never a worker)."""
+SEND_TIMEOUT = 10
+"""Seconds between two writes of a response a client does not read."""
+KEEPALIVE_TIMEOUT = 15
+APP_TIMEOUT = 30
+"""gunicorn restarts a worker that spends longer on one request (the engine's work budget
+bounds every ruling far below this)."""
+PROXY_READ_TIMEOUT = APP_TIMEOUT + 5
+WORKER_CONNECTIONS = 8192
+"""Connections per nginx worker process (a proxied request holds two)."""
+UPLOAD_ENVELOPE = 64 * 1024
+"""The proxy buffers a body up to the largest the app accepts (a ``.m44`` file, ``MAX_M44_BYTES``)
+plus a form's envelope, and answers 413 beyond; the app applies each endpoint's own limit."""
+BODY_IN_MEMORY = 256 * 1024
+"""A body up to this size is buffered in memory, a larger one in a file of the instance folder."""
+
+
+def _rate(name: str, default: Rate) -> Rate:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    match = RATE.match(raw)
+    if match is None:
+        raise SystemExit(f"{name}={raw!r}: write it as '<n> per second|minute; burst <n>'")
+    return Rate(int(match[1]), match[2], int(match[3] or 0))
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    return default if raw is None or raw == "" else raw.lower() not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 5000
+    workers: int = 2 * (os.cpu_count() or 1) + 1
+    app: str = "adjudicator:create_app()"
+    instance: Path = REPO_ROOT / "instance"
+    static_source: Path = REPO_ROOT / "adjudicator" / "static"
+    static_root: Path = REPO_ROOT / "build" / "static"
+    pages_root: Path = REPO_ROOT / "build" / "pages"
+    limits: bool = True
+    pages: Rate = PAGES
+    engine: Rate = ENGINE
+    saves: Rate = SAVES
+    connections: int = CONNECTIONS_PER_ADDRESS
+    exempt: tuple[str, ...] = field(default_factory=tuple)
+    nginx: str = "nginx"
+
+    @property
+    def run_dir(self) -> Path:
+        """The stack's generated configuration, pid files, temporary bodies and logs."""
+        return self.instance / "run"
+
+    @property
+    def socket(self) -> Path:
+        """gunicorn's unix socket: in the instance folder when its path fits a socket address
+        (108 bytes), else under /tmp named after the instance folder, so two clones (or two test
+        servers) never share one."""
+        path = self.run_dir / "app.sock"
+        if len(str(path)) < 100:
+            return path
+        import hashlib
+
+        return Path("/tmp") / f"adjudicator-{hashlib.sha256(str(self.instance).encode()).hexdigest()[:16]}.sock"
+
+
+def from_env(**given: object) -> Settings:
+    """The settings from the environment (README "Serving"), with ``given`` on top."""
+    values: dict[str, object] = {
+        "instance": Path(os.environ.get("ADJUDICATOR_INSTANCE") or REPO_ROOT / "instance").resolve(),
+        "limits": _flag("RATELIMIT_ENABLED", True),
+        "pages": _rate("RATE_LIMIT_PAGES", PAGES),
+        "engine": _rate("RATE_LIMIT_ENGINE", ENGINE),
+        "saves": _rate("RATE_LIMIT_SAVES", SAVES),
+        "connections": int(os.environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
+        "exempt": tuple(a.strip() for a in os.environ.get("RATE_LIMIT_EXEMPT", "").split(",") if a.strip()),
+    }
+    values.update({k: v for k, v in given.items() if v is not None})
+    return Settings(**values)  # type: ignore[arg-type]
