@@ -80,8 +80,9 @@ run: build
 # answers (slow clients never hold a worker), serves the static files itself (precompressed once
 # into build/static/, sendfile) and applies the per-address limits in shared memory; its
 # configuration is generated into $(INSTANCE)/run/ at every start. Ctrl-C stops both.
+SERVE_APP ?= adjudicator:create_app()
 serve: build nginx
-	$(BIN)/python -m adjudicator.serving --host $(HOST) --port $(PORT) --workers $(WORKERS)
+	$(BIN)/python -m adjudicator.serving --host $(HOST) --port $(PORT) --workers $(WORKERS) --app '$(SERVE_APP)'
 
 # Debian's nginx (and its brotli_static module) for `make serve`, installed when missing.
 nginx:

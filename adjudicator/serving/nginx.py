@@ -153,6 +153,8 @@ http {{
         listen {settings.host}:{settings.port} backlog=4096;
         server_name _;
         {conn_limit}
+        error_page 429 @too_many_page;
+        error_page 502 504 =503 @unavailable_page;
 
         location /static/ {{
             alias {settings.static_root}/;
@@ -286,7 +288,9 @@ proxy_next_upstream off;
 """``X-Forwarded-For`` is set to the address nginx sees (never appended to what a client sent), and
 the app trusts exactly one proxy hop (``PROXY_HOPS=1``), so no client can pick its own address."""
 
-_UNAVAILABLE = "The server is restarting or overloaded; nothing was done. Try again in a few seconds."
+_UNAVAILABLE = ("The server could not answer (it is restarting or overloaded). What you sent may or may not have "
+                "been done: send it again in a few seconds. That is always safe: a ruling changes nothing, and the "
+                "same situation saved again gets the same id, never a second copy.")
 
 
 def proxy_conf(settings: Settings) -> str:

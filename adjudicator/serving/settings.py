@@ -104,8 +104,20 @@ class Settings:
 
     @property
     def run_dir(self) -> Path:
-        """The stack's generated configuration, pid files, temporary bodies and logs."""
-        return self.instance / "run"
+        """The stack's generated configuration, pid files, temporary bodies and logs: in the
+        instance folder, or, when that is read-only (it is then served as it is), a folder under
+        /tmp named after it."""
+        run = self.instance / "run"
+        try:
+            run.mkdir(parents=True, exist_ok=True)
+            probe = run / f".probe-{os.getpid()}"
+            probe.touch()
+            probe.unlink()
+            return run
+        except OSError:
+            import hashlib
+
+            return Path("/tmp") / f"adjudicator-run-{hashlib.sha256(str(self.instance).encode()).hexdigest()[:16]}"
 
     @property
     def socket(self) -> Path:
@@ -113,6 +125,7 @@ class Settings:
         (108 bytes), else under /tmp named after the instance folder, so two clones (or two test
         servers) never share one."""
         path = self.run_dir / "app.sock"
+        self.run_dir.mkdir(parents=True, exist_ok=True)
         if len(str(path)) < 100:
             return path
         import hashlib

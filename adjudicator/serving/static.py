@@ -117,10 +117,11 @@ def _same(a: os.stat_result, b: os.stat_result) -> bool:
     return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
 
 
-def _compress(data: bytes, suffix: str) -> bytes:
+def _compress(data: bytes, suffix: str, quality: int | None = None) -> bytes:
     if suffix == ".gz":
         return gzip.compress(data, compresslevel=9, mtime=0)
-    quality = BROTLI_QUALITY if len(data) <= LARGE else BROTLI_QUALITY_LARGE
+    if quality is None:
+        quality = BROTLI_QUALITY if len(data) <= LARGE else BROTLI_QUALITY_LARGE
     return brotli.compress(data, quality=quality)
 
 
