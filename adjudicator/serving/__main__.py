@@ -32,15 +32,16 @@ def nginx_binary() -> str:
     return found
 
 
-def prepare(settings: Settings) -> Path:
-    """The static tree synced and nginx's configuration written; the configuration's path."""
+def prepare(settings: Settings, render_pages: bool = True) -> Path:
+    """The static tree synced (and the pages rendered ahead, unless ``render_pages`` is false) and
+    nginx's configuration written; the configuration's path."""
     synced = static.sync(settings.static_source, settings.static_root)
     if synced.copied or synced.removed:
         print(f"static files: {synced.files} in {settings.static_root} ({synced.copied} copied, "
               f"{synced.twins} compressed twins written, {synced.removed} removed)", flush=True)
     user = pwd.getpwuid(os.getuid()).pw_name if os.geteuid() == 0 else None
     manifest = static.manifest(settings.static_root)
-    rendered = pages.render(settings.instance, settings.pages_root, manifest)
+    rendered = pages.render(settings.instance, settings.pages_root, manifest) if render_pages else None
     return nginx.write(settings, manifest, user, rendered, pages.cache_control(rendered) if rendered else None)
 
 
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="write the configuration, test it with nginx -t, exit")
     args = parser.parse_args(argv)
     settings = from_env(host=args.host, port=args.port, workers=args.workers, app=args.app)
-    conf = prepare(settings)
+    conf = prepare(settings, render_pages=not args.check)
     binary = nginx_binary()
     nginx_command = [binary, "-e", str(settings.run_dir / "nginx-error.log"), "-p", str(settings.run_dir),
                      "-c", str(conf)]

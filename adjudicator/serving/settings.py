@@ -79,6 +79,19 @@ def _rate(name: str, default: Rate) -> Rate:
     return Rate(int(match[1]), match[2], int(match[3] or 0))
 
 
+def _addresses(name: str) -> tuple[str, ...]:
+    """A comma-separated list of addresses or networks (``127.0.0.1, 10.0.0.0/8``), checked."""
+    import ipaddress
+
+    found = tuple(a.strip() for a in os.environ.get(name, "").split(",") if a.strip())
+    for address in found:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise SystemExit(f"{name}: {address!r} is not an address or a network") from None
+    return found
+
+
 def _flag(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     return default if raw is None or raw == "" else raw.lower() not in ("0", "false", "no", "off")
@@ -100,6 +113,9 @@ class Settings:
     saves: Rate = SAVES
     connections: int = CONNECTIONS_PER_ADDRESS
     exempt: tuple[str, ...] = field(default_factory=tuple)
+    real_ip_from: tuple[str, ...] = field(default_factory=tuple)
+    """Proxies in front of nginx (a TLS terminator, a load balancer) whose ``X-Forwarded-For``
+    names the client: without them every client would share the proxy's address and its limits."""
     nginx: str = "nginx"
 
     @property
@@ -142,7 +158,8 @@ def from_env(**given: object) -> Settings:
         "engine": _rate("RATE_LIMIT_ENGINE", ENGINE),
         "saves": _rate("RATE_LIMIT_SAVES", SAVES),
         "connections": int(os.environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
-        "exempt": tuple(a.strip() for a in os.environ.get("RATE_LIMIT_EXEMPT", "").split(",") if a.strip()),
+        "exempt": _addresses("RATE_LIMIT_EXEMPT"),
+        "real_ip_from": _addresses("REAL_IP_FROM"),
     }
     values.update({k: v for k, v in given.items() if v is not None})
     return Settings(**values)  # type: ignore[arg-type]
