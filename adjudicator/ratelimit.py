@@ -123,7 +123,9 @@ class SaveQuota:
 
             statement = sqlite_insert(save_quota).values(values).on_conflict_do_update(
                 index_elements=["key"], set_={"count": save_quota.c.count + 1}, where=at_limit)
-        counted = session.execute(statement).rowcount == 1  # type: ignore[attr-defined]
+        # RETURNING gives a row when the count was added to, none when the limit's WHERE held it
+        # (the row count of an upsert is not reported alike by every driver)
+        counted = session.execute(statement.returning(save_quota.c.count)).first() is not None
         if counted and self.purged_day != day:
             session.execute(delete(save_quota).where(save_quota.c.day < day))
             self.purged_day = day
