@@ -22,12 +22,13 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
+from adjudicator.engine.budget import charge
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import HexRules, Rulebook
 from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
-from adjudicator.engine.situation import HexState, Situation
+from adjudicator.engine.situation import Situation
 
 __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
            "hex_json", "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
@@ -148,12 +149,40 @@ class _Obstructions:
 def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: str) -> set[Hex] | None:
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
     ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
-    def member(state: HexState) -> bool:
-        return any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())
+    component = plateau_components(situation, rulebook, group).get(start)
+    return None if component is None else set(component)
 
-    if not member(situation.hex_state(start)):
-        return None
-    return _component(start, {h for h, state in situation.hexes.items() if member(state)})
+
+def plateau_components(situation: Situation, rulebook: Rulebook, group: str) -> dict[Hex, frozenset[Hex]]:
+    """Every hex of plateau ``group`` -> the contiguous group holding it (content ``hill``).
+
+    Worked out once per situation and group, then kept with the situation: a battle's terrain
+    reduction, each line walked across the group and the sight sweep all ask, and a board that is
+    one plateau (every hex a mountain) made each of them walk the whole board again (1,334 times
+    for one fire map). The walk is charged to the work budget, hex by hex."""
+    memo: dict[tuple[int, str], dict[Hex, frozenset[Hex]]] = _memo(situation)
+    key = (id(rulebook), group)
+    found = memo.get(key)
+    if found is None:
+        members = {h for h, state in situation.hexes.items()
+                   if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
+        charge(len(members) + 1)
+        found = {}
+        for h in members:
+            if h not in found:
+                component = frozenset(_component(h, members))
+                found.update(dict.fromkeys(component, component))
+        memo[key] = found
+    return found
+
+
+def _memo(situation: Situation) -> dict[Any, Any]:
+    """What is worked out once per situation (a situation is immutable, so it stays true): kept
+    on the situation object itself, outside its fields."""
+    memo = situation.__dict__.get("_memo")
+    if memo is None:
+        memo = situation.__dict__["_memo"] = {}
+    return memo
 
 
 def _component(start: Hex, members: set[Hex]) -> set[Hex]:
@@ -291,14 +320,14 @@ class _Sweep:
         # Per plateau group with obstructing hexes: those hexes, and each member's component.
         self.groups: list[tuple[int, dict[int, int]]] = []
         for group, obstructing in plateaus.items():
-            members = {h for h, state in situation.hexes.items()
-                       if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
             component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
-            for h in members:
-                if index.get(h) is not None and index[h] not in component_of:
-                    component = _component(h, members)
-                    bits = sight.mask(component)
-                    component_of.update(dict.fromkeys((index[x] for x in component if x in index), bits))
+            bits_of: dict[int, int] = {}  # a component (by id) -> its bits, worked out once
+            for h, component in plateau_components(situation, rulebook, group).items():
+                if index.get(h) is not None:
+                    bits = bits_of.get(id(component))
+                    if bits is None:
+                        bits = bits_of[id(component)] = sight.mask(component)
+                    component_of[index[h]] = bits
             self.groups.append((obstructing, component_of))
         self._lists: dict[int, list[int]] = {}
         self.on_plateau = {i for _, component_of in self.groups for i in component_of}
