@@ -14,8 +14,10 @@ also gives the hexes that unit sees (``in_sight``), from the same sweep. Work is
   not assessed one by one;
 - at most ``MAX_PAIRS`` pairs are assessed per map; a bigger map says ``truncated`` and how many
   pairs it holds in all (ask for one ``unit`` to see all of its battles);
-- the sweep is at most one origin per unit (``MAX_UNITS``) on a fixed board, and every origin
-  swept and pair assessed is charged to the request's work budget (``engine.budget``)."""
+- the sweep is at most one origin per unit (``MAX_UNITS``) on a fixed board; the work actually
+  done is charged to the request's work budget (``engine.budget``): each pair ruled
+  (``PAIR_WORK``, before any is), each origin swept by the shadows it joins, each line walked by
+  its length, each plateau group once per situation."""
 
 from __future__ import annotations
 
@@ -29,6 +31,10 @@ from adjudicator.engine.los import hex_json, sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
+PAIR_WORK = 12
+"""Work units one pair's ruling is charged (``assess_battle``: about a tenth of a millisecond, as
+much as a dozen retreat steps); the sweep and each line walked are charged where they are done
+(``los.sight_map``, ``los.line_of_sight``), and the plateau groups once per situation."""
 MAX_PAIRS = 1000
 """Most battles assessed in one map (about 0.1 ms of CPU each today: a crowded map stays near 0.1 s).
 One unit's map (as attacker or target) is at most 2 × (MAX_UNITS − 1) pairs, under this cap."""
@@ -91,7 +97,7 @@ def fire_map(
     origins = dict.fromkeys(a.hex for a, _ in chosen if board.contains(a.hex))
     if unit is not None and board.contains(unit.hex):
         origins[unit.hex] = None
-    charge(len(origins) + len(chosen))  # one sweep per origin, one ruling per pair (engine.budget)
+    charge(PAIR_WORK * len(chosen))  # before any is ruled: a map over the budget is refused at once
     sight = sight_map(situation, rulebook, origins) if origins else {}
     battles = tuple(assess_battle(situation, rulebook, attacker.id, target.id, card=card, combat_card=combat_card,
                                   sight=sight) for attacker, target in chosen)

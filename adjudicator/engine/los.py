@@ -38,6 +38,8 @@ LOS_RULE = "line_of_sight"
 
 READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crossed"}
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
+SHADOWS_PER_UNIT = 32
+"""Shadows (bit sets of a board's size) joined in a sweep per work unit charged."""
 LAKE_READING = "contiguous_touched"
 """Lake hexes count only as a run of two or more contiguous lake hexes crossed or run along."""
 
@@ -208,6 +210,7 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
     d = distance(origin, target)
     line = trace(origin, target)
     board = situation.board
+    charge(1 + len(line.crossed) + len(line.edges))  # the hexes this walk looks at (engine.budget)
     if d <= 1:
         text = "the two hexes are the same" if d == 0 else "adjacent units always see each other"
         return LineOfSight(origin, target, d, True, (), (), (), (), (Reason(LOS_RULE, text.capitalize()),),
@@ -364,7 +367,9 @@ class _Sweep:
         cross, runs = self.sight.cross[si], self.sight.runs[si]
         out = 0
         for targets, obstruct in self.classes(si):
-            shadow = reduce(or_, map(cross.__getitem__, self.obstructed(obstruct)), 0)
+            obstructed = self.obstructed(obstruct)
+            charge(1 + (len(obstructed) + len(runs)) // SHADOWS_PER_UNIT)  # the shadows joined (engine.budget)
+            shadow = reduce(or_, map(cross.__getitem__, obstructed), 0)
             for both, targets_along in runs:
                 if obstruct & both == both:  # reading 1: an edge blocks when both its sides do
                     shadow |= targets_along
