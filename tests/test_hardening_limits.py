@@ -156,7 +156,7 @@ STATED_LIMITS = [
     ("adjudicator.engine.card_attack", "MAX_TARGETS_GIVEN", 12, "≤ 12 `targets`"),
     ("adjudicator.engine.retreat", "MAX_OPTIONS", 32, "| retreat options listed | 32"),
     ("adjudicator.engine.retreat", "MIN_OPTIONS_PER_CHOICE", 4, "at least 4 per choice"),
-    ("adjudicator.engine.fire_map", "MAX_PAIRS", 1_000, "1,000 pairs assessed"),
+    ("adjudicator.engine.fire_map", "MAX_PAIRS", 500, "500 pairs assessed"),
     ("adjudicator.web.search_views", "API_LIMIT_MAX", 50, "`limit` 1–50"),
     ("adjudicator.web.search_views", "API_LIMIT", 10, "(default 10)"),
     ("adjudicator.search", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),

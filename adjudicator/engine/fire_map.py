@@ -26,7 +26,7 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
-from adjudicator.engine.geometry import Board, Hex, distance
+from adjudicator.engine.geometry import Board, Hex
 from adjudicator.engine.los import hex_json, sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -35,9 +35,11 @@ PAIR_WORK = 12
 """Work units one pair's ruling is charged (``assess_battle``: about a tenth of a millisecond, as
 much as a dozen retreat steps); the sweep and each line walked are charged where they are done
 (``los.sight_map``, ``los.line_of_sight``), and the plateau groups once per situation."""
-MAX_PAIRS = 1000
-"""Most battles assessed in one map (about 0.1 ms of CPU each today: a crowded map stays near 0.1 s).
-One unit's map (as attacker or target) is at most 2 × (MAX_UNITS − 1) pairs, under this cap."""
+MAX_PAIRS = 500
+"""Most battles assessed in one map: each is a whole ``/battle`` ruling (about 0.1 ms of CPU), and
+the costliest map must stay well under 100 ms (``bench/hostile.py``). One unit's map (as attacker
+or target) is at most 2 × (MAX_UNITS − 1) = 398 pairs, under this cap: the builder's maps are
+never cut."""
 
 
 def reach(rulebook: Rulebook, unit: Unit) -> int:
@@ -78,16 +80,21 @@ def fire_map(
     combat_card = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     chosen: list[tuple[Unit, Unit]] = []
     pairs = beyond = 0
+    # every unit's side and place read once: 200 units are 40,000 ordered pairs to sort
+    everyone = [(u, u.side, u.hex.row, u.hex.col) for u in situation.units]
+    alone = [] if unit is None else [(unit, unit.side, unit.hex.row, unit.hex.col)]
     for attacker in situation.units:
         # with ``unit``: all of its targets when it attacks, else only itself as the target
-        targets = situation.units if unit is None or attacker.id == unit.id else (unit,)
+        targets = everyone if unit is None or attacker.id == unit.id else alone
         if unit is not None and attacker.id != unit.id and attacker.side == unit.side:
             continue
         longest = reach(rulebook, attacker)
-        for target in targets:
-            if target.side == attacker.side:
+        side, row, col = attacker.side, attacker.hex.row, attacker.hex.col
+        for target, target_side, target_row, target_col in targets:
+            if target_side == side:
                 continue
-            if distance(attacker.hex, target.hex) > longest:
+            dr, dc = abs(row - target_row), abs(col - target_col)
+            if dr + max(0, (dc - dr) // 2) > longest:  # geometry.distance, inline
                 beyond += 1
                 continue
             pairs += 1
