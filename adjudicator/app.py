@@ -44,6 +44,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.ratelimit import config_from_env
 
     app.config.update(config_from_env())
+    from adjudicator.storage_cap import config_from_env as storage_from_env
+
+    app.config.update(storage_from_env(os.environ))
     if test_config:
         app.config.update(test_config)
 
@@ -102,6 +105,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.ratelimit import register_rate_limits
 
     register_rate_limits(app, db.engine_for(app.config["DATABASE_URL"]))
+    from adjudicator.storage_cap import register_storage_cap
+
+    register_storage_cap(app, db.engine_for(app.config["DATABASE_URL"]))
     return app
 
 

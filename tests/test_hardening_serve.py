@@ -466,3 +466,24 @@ def test_served_http_answers_bound_bodies_and_never_cache_the_wrong_thing(stack)
     assert first["content-encoding"] == "gzip"
     time.sleep(1.1)  # gzip stamps the second it compressed; the tag must not follow it
     assert head(PROBE, **{"Accept-Encoding": "gzip", "If-None-Match": first["etag"]})[0] == 304
+
+
+def test_the_worst_fire_map_looped_is_bounded_and_others_are_answered(stack):
+    """Six connections of one address loop the costliest legal fire map (200 units on an Overlord
+    board of mountains; 2 s of CPU each, once): each is answered (200 within the work budget), or
+    refused over its address's rate (429), and never holds the site: probes are answered."""
+    from bench.hostile import worst_fire_map
+
+    source = "127.0.0.11"
+    body = json.dumps(worst_fire_map("mountain")).encode()
+
+    def loop(_: int) -> list[int]:
+        return [request(stack.base, "POST", "/api/v1/fire-map", body, source,
+                        {"Content-Type": "application/json"}, timeout=60)[0] for _ in range(4)]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        looping = pool.map(loop, range(6))
+        probes = probes_answered(stack.base, times=2)
+        statuses = [status for answers in looping for status in answers]
+    assert set(probes) == {200}
+    assert set(statuses) <= {200, 422, 429} and 200 in statuses

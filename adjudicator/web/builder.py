@@ -55,6 +55,7 @@ from adjudicator.engine.situation import (
 from adjudicator.m44 import M44Error, import_m44, loads, owner_matters
 from adjudicator.models import SaveDigest, SavedSituation
 from adjudicator.ratelimit import client_address, quota, refused, too_many_saves
+from adjudicator.storage_cap import cap, storage_full
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, json_body, rulebook, situation_from
 from adjudicator.web.security import CSP, asset_version
@@ -395,6 +396,9 @@ def save() -> Any:
     over = refused(client_address())
     if over is not None:
         return over
+    store = cap()
+    if store is not None and store.full_for(size):
+        return storage_full(store.limit)  # a read: a full store refuses without writing
     for _ in range(8):
         # 8 URL-safe characters, 48 random bits: an id already taken fails the insert (its primary
         # key) and the next one is tried, so no lookup is spent on the ~never-taken case
@@ -406,6 +410,10 @@ def save() -> Any:
         if limit is not None and not limit.charge(session, client_address()):
             session.rollback()  # another save from this address took today's last one meanwhile
             return too_many_saves(limit.per_day)
+        if store is not None and not store.charge(session, size):
+            session.rollback()  # other saves filled the store meanwhile
+            return storage_full(store.limit)
+        answer = _saved_json(row)  # before the commit: nothing is read back after it
         try:
             session.commit()
         except IntegrityError:  # the same id (or the same content) saved between our check and insert
@@ -414,8 +422,10 @@ def save() -> Any:
             if existing is not None:
                 return _created(existing)
             continue
-        session.refresh(row)
-        return _created(row)
+        # Acknowledged only once committed. A failure during the commit itself (the database gone
+        # mid-request) is a 503 saying the save may or may not be stored (``web.errors``): a retry
+        # of the same content gets the same id either way.
+        return _created_answer(answer)
     raise ApiError("could not find a free id; try again", status=503, code="busy")
 
 
@@ -515,9 +525,13 @@ def _already_saved(digest: str) -> SavedSituation | None:
 
 
 def _created(row: SavedSituation) -> Any:
-    response = jsonify(_saved_json(row))
+    return _created_answer(_saved_json(row))
+
+
+def _created_answer(answer: dict[str, Any]) -> Any:
+    response = jsonify(answer)
     response.status_code = 201
-    response.headers["Location"] = url_for("builder.saved_page", saved_id=row.id)
+    response.headers["Location"] = answer["url"]
     return response
 
 
