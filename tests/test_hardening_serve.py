@@ -33,7 +33,7 @@ from adjudicator.db import engine_for
 from adjudicator.serving import settings as limits
 from tests.conftest import REPO, seed_instance
 from tests.test_hardening_storage import build_instance, read_only_view
-from tests.test_saved_durability import SAVES, situation
+from tests.test_saved_durability import situation
 from tests.test_storage import postgres_url
 
 DB = "adjudicator.db"  # the default database file in an instance folder
@@ -170,15 +170,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return instance
 
 
+SERVED_SAVES = 200
+"""Concurrent saves through the stack (tests/test_saved_durability.py saves 500 through the app)."""
 QUOTA_CLIENT = "127.0.0.9"
+STORAGE_MB = 2
+SAVED_EARLIER: list[tuple[str, dict]] = []  # (id, units) of saves the storage test checks are still there
 
 
 @pytest.fixture(scope="module")
 def stack(built: Path) -> Iterator[Served]:
-    """The shared stack: two workers, every limit as shipped but saves per day (4, to test them),
-    127.0.0.1 exempt."""
+    """The shared stack: two workers, every limit as shipped but saves per day (4) and the storage
+    (2 MB), to test them; 127.0.0.1 exempt."""
     with make_serve(built, workers=2, config={"RATELIMIT_ENABLED": "1", "RATE_LIMIT_EXEMPT": "127.0.0.1",
-                                              "RATE_LIMIT_SAVES_PER_DAY": "4"}) as served:
+                                              "RATE_LIMIT_SAVES_PER_DAY": "4",
+                                              "SAVED_STORAGE_LIMIT_MB": str(STORAGE_MB)}) as served:
         yield served
 
 
@@ -199,7 +204,8 @@ def saved_rows(instance: Path, ids: set[str]) -> int:
     return sum(1 for (data,) in rows if json.loads(data)["units"][0]["id"] in ids)
 
 
-def concurrent_saves(base: str, numbers: range) -> None:
+def concurrent_saves(base: str, numbers: range) -> list[tuple[int, str]]:
+    """Saves sent 16 at a time; each acknowledged one read back. (number, id) of each."""
     def save(n: int) -> tuple[int, str]:
         status, body = call(base, "/api/v1/situations", situation(n))
         assert status == 201, body
@@ -212,25 +218,75 @@ def concurrent_saves(base: str, numbers: range) -> None:
         status, body = call(base, f"/api/v1/situations/{saved_id}")
         assert status == 200, body
         assert body["situation"]["units"] == situation(n)["units"]
+    return saved
 
 
-def test_500_concurrent_saves_against_two_workers_all_read_back(stack):
-    concurrent_saves(stack.base, range(SAVES))
+def test_concurrent_saves_against_two_workers_all_read_back(stack):
+    saved = concurrent_saves(stack.base, range(SERVED_SAVES))
+    SAVED_EARLIER.extend((saved_id, situation(n)["units"]) for n, saved_id in saved[::25])
+
+
+def terminate_other_connections(url: str) -> int:
+    """What a database restart does to the app: every connection but this one is cut."""
+    import psycopg
+
+    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        return len(conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall())
 
 
 @pytest.mark.postgres
-def test_concurrent_saves_on_postgresql_all_read_back(tmp_path):
+def test_saves_on_postgresql_survive_its_connections_dropping_mid_request(tmp_path):
+    """100 concurrent saves read back; then saves stream in while every connection of the app to
+    PostgreSQL is cut again and again. Each answer is 201 or 503 (never a 500), every 201 reads
+    back, and a 503 — which may have been stored — retried gets an id, the same on a second retry:
+    each situation is stored once."""
     url = postgres_url()
     SQLModel.metadata.drop_all(engine_for(url))
     with make_serve(seed_instance(tmp_path / "instance"), workers=2, database_url=url) as served:
-        concurrent_saves(served.base, range(200))
+        concurrent_saves(served.base, range(100))
+        numbers = range(3000, 3100)
+        told: dict[int, str] = {}
+        retry: list[int] = []
+
+        def save(n: int) -> None:
+            status, body = call(served.base, "/api/v1/situations", situation(n), timeout=30)
+            assert status in (201, 503), (status, body)
+            if status == 201:
+                told[n] = body["id"]
+            else:
+                assert body["error"]["code"] in ("storage_unavailable", "unavailable")
+                assert "may or may not" in body["error"]["message"]
+                retry.append(n)
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            futures = [pool.submit(save, n) for n in numbers]
+            cut = 0
+            while not all(f.done() for f in futures):
+                cut += terminate_other_connections(url)
+                time.sleep(0.3)
+            for future in futures:
+                future.result()
+        assert cut and told
+        for n, saved_id in told.items():
+            assert call(served.base, f"/api/v1/situations/{saved_id}")[1]["situation"]["units"] == situation(n)["units"]
+        for n in retry:
+            status, body = call(served.base, "/api/v1/situations", situation(n))
+            assert status == 201, body
+            assert call(served.base, "/api/v1/situations", situation(n))[1]["id"] == body["id"]
+    import psycopg
+
+    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as conn:
+        data = [row[0] for row in conn.execute("SELECT data FROM saved_situation").fetchall()]
+    firsts = [json.loads(d)["units"][0]["id"] for d in data]
+    assert sorted(firsts) == sorted(f"A{n}" for n in [*range(100), *numbers])  # each once
 
 
 def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(stack, built):
     """Saves stream in while a worker is SIGKILLed (and again, after gunicorn replaced it). Every
     save answered 201 must read back; a save whose client lost the connection (or was told 503)
     is retried, and the retry must not store it twice. The SQLite file passes its integrity check."""
-    numbers = range(1000, 1300)
+    numbers = range(1000, 1150)
     told: dict[int, str] = {}
     lost: list[int] = []
 
@@ -487,3 +543,34 @@ def test_the_worst_fire_map_looped_is_bounded_and_others_are_answered(stack):
         statuses = [status for answers in looping for status in answers]
     assert set(probes) == {200}
     assert set(statuses) <= {200, 422, 429} and 200 in statuses
+
+
+def test_a_storage_flood_from_many_addresses_fills_the_store_and_evicts_nothing(stack, built):
+    """Forty addresses each save their four situations of the day, 16 KB each, at once: more than
+    the store's cap (2 MB here). Saves are stored until it is full, then refused with 507; the
+    total never passes the cap, every save acknowledged reads back, and so do the situations saved
+    before (nothing is evicted to make room)."""
+    from bench.hostile import worst_fire_map
+
+    big = {k: v for k, v in worst_fire_map("forest", units=100).items() if k in ("board", "hexes", "units")}
+
+    def save(job: tuple[int, int]) -> tuple[int, dict]:
+        address, n = job
+        status, _, data = request(stack.base, "POST", "/api/v1/situations",
+                                  json.dumps({**big, "title": f"flood {address}.{n}"}).encode(), f"127.0.3.{address}",
+                                  {"Content-Type": "application/json"})
+        return status, json.loads(data)
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(save, [(a, n) for a in range(1, 41) for n in range(4)]))
+    statuses = [status for status, _ in answers]
+    assert set(statuses) == {201, 507}, statuses
+    assert all(body["error"]["code"] == "storage_full" for status, body in answers if status == 507)
+    for status, body in answers:
+        if status == 201:
+            assert call(stack.base, body["api_url"])[1]["situation"]["title"] == body["situation"]["title"]
+    for saved_id, units in SAVED_EARLIER:
+        assert call(stack.base, f"/api/v1/situations/{saved_id}")[1]["situation"]["units"] == units
+    with sqlite3.connect(built / DB) as raw:
+        total = raw.execute("SELECT sum(size) FROM saved_situation").fetchone()[0]
+    assert total <= STORAGE_MB * 1024 * 1024
