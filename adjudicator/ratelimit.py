@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, request
 from sqlalchemy import Column, Integer, String, Table, delete, select
@@ -37,11 +36,9 @@ from sqlmodel import SQLModel
 
 from adjudicator.web.errors import error_json
 
-DEFAULTS: dict[str, Any] = {
-    "RATELIMIT_ENABLED": True,
-    "RATE_LIMIT_SAVES_PER_DAY": 300,
-    "RATE_LIMIT_EXEMPT": (),
-}
+if TYPE_CHECKING:
+    from adjudicator.config import Config
+
 DAY = 86_400
 
 save_quota = Table(
@@ -64,18 +61,6 @@ def quota_key(day: int, client: str) -> str:
 def seconds_to_tomorrow(now: float | None = None) -> int:
     now = time.time() if now is None else now
     return max(1, int(DAY - now % DAY))
-
-
-def config_from_env() -> dict[str, Any]:
-    """The settings from the environment (README "Configuration")."""
-    out: dict[str, Any] = {}
-    if os.environ.get("RATELIMIT_ENABLED"):
-        out["RATELIMIT_ENABLED"] = os.environ["RATELIMIT_ENABLED"].lower() not in ("0", "false", "no", "off")
-    if os.environ.get("RATE_LIMIT_SAVES_PER_DAY", "").isdigit():
-        out["RATE_LIMIT_SAVES_PER_DAY"] = int(os.environ["RATE_LIMIT_SAVES_PER_DAY"])
-    if os.environ.get("RATE_LIMIT_EXEMPT"):
-        out["RATE_LIMIT_EXEMPT"] = tuple(a.strip() for a in os.environ["RATE_LIMIT_EXEMPT"].split(",") if a.strip())
-    return out
 
 
 class SaveQuota:
@@ -141,14 +126,12 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def register_rate_limits(app: Flask, engine: Engine | None) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    if not app.config["RATELIMIT_ENABLED"] or engine is None:
+def register_rate_limits(app: Flask, config: Config, engine: Engine | None) -> None:
+    """The saves-per-day count ``config`` sets (README "Configuration"), in ``engine``'s database."""
+    if not config.ratelimit_enabled or engine is None:
         return
     with app.app_context():
-        app.extensions["save_quota"] = SaveQuota(engine, int(app.config["RATE_LIMIT_SAVES_PER_DAY"]),
-                                                 tuple(app.config["RATE_LIMIT_EXEMPT"]))
+        app.extensions["save_quota"] = SaveQuota(engine, config.rate_limit_saves_per_day, config.rate_limit_exempt)
 
 
 def refused(client: str) -> tuple[Response, int] | None:

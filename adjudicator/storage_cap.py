@@ -16,7 +16,7 @@ already stored when the table is created."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, current_app
 from sqlalchemy import BigInteger, Column, String, Table, func, insert, select, update
@@ -25,12 +25,13 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
+from adjudicator.db import new_session
 from adjudicator.models import SavedSituation
 from adjudicator.web.errors import error_json
 
-DEFAULT_LIMIT_MB = 1024
-"""A gigabyte of saved situations: about 100,000 full Overlord scenarios, or millions of the
-usual few-unit disputes."""
+if TYPE_CHECKING:
+    from adjudicator.config import Config
+
 TOTAL = "total"
 
 saved_storage = Table(
@@ -48,7 +49,7 @@ class StorageCap:
         self.limit = limit
         try:
             saved_storage.create(engine, checkfirst=True)
-            with Session(engine) as session:
+            with new_session(engine) as session:
                 self._start(session)
                 session.commit()
         except SQLAlchemyError:  # no tables yet (they come with the first save), or a read-only database
@@ -72,7 +73,7 @@ class StorageCap:
         with self.engine.connect() as conn:
             found = conn.execute(select(saved_storage.c.bytes).where(saved_storage.c.key == TOTAL)).scalar()
         if found is None:  # the tables came after this app started: count what they hold, once
-            with Session(self.engine) as session:
+            with new_session(self.engine) as session:
                 found = self._start(session)
                 session.commit()
         return int(found)
@@ -101,10 +102,10 @@ class StorageCap:
         return False
 
 
-def register_storage_cap(app: Flask, engine: Engine) -> None:
-    limit_mb = app.config.setdefault("SAVED_STORAGE_LIMIT_MB", DEFAULT_LIMIT_MB)
+def register_storage_cap(app: Flask, config: Config, engine: Engine) -> None:
+    """The cap ``config`` sets (``SAVED_STORAGE_LIMIT_MB``), counted in ``engine``'s database."""
     with app.app_context():
-        app.extensions["storage_cap"] = StorageCap(engine, int(float(limit_mb) * 1024 * 1024))
+        app.extensions["storage_cap"] = StorageCap(engine, int(config.saved_storage_limit_mb * 1024 * 1024))
 
 
 def cap() -> StorageCap | None:
@@ -116,8 +117,3 @@ def storage_full(limit: int) -> tuple[Response, int]:
         f"the site's storage for saved situations is full ({limit / 1024 / 1024:,.0f} MB); nothing was saved, "
         "and every situation saved before stays available. Share the link instead (Copy link): it holds the "
         "whole situation and needs no storage."), "(storage)")
-
-
-def config_from_env(environ: Any) -> dict[str, Any]:
-    raw = environ.get("SAVED_STORAGE_LIMIT_MB", "")
-    return {"SAVED_STORAGE_LIMIT_MB": float(raw)} if raw.replace(".", "", 1).isdigit() else {}

@@ -111,11 +111,11 @@ def cases() -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def main() -> None:
+    from adjudicator.config import DEFAULT_WORK_BUDGET
     from adjudicator.content.loader import content_dir, load_catalogue
     from adjudicator.engine.api import ENDPOINTS, RequestError
     from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
     from adjudicator.engine.sightlines import warm_up
-    from adjudicator.web.budget import DEFAULT_WORK_BUDGET
 
     rulebook = load_catalogue(content_dir()).rulebook()
     warm_up()

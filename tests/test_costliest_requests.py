@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.config import DEFAULT_WORK_BUDGET
 from adjudicator.engine.fire_map import MAX_PAIRS
-from adjudicator.web.budget import DEFAULT_WORK_BUDGET
 from bench.hostile import cases, worst_fire_map
 from tests.conftest import make_app, seed_instance
 

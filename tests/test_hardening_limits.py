@@ -8,9 +8,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from sqlmodel import Session
-
-from adjudicator.ratelimit import DAY, DEFAULTS, SaveQuota, quota_key, save_quota
+from adjudicator.config import Config
+from adjudicator.db import new_session
+from adjudicator.ratelimit import DAY, SaveQuota, quota_key, save_quota
 from adjudicator.serving import settings as proxy
 from tests.test_hardening_storage import quick_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
@@ -28,8 +28,9 @@ def save(client, n: int, address: str = "10.1.2.3", **headers: str):
                        environ_base={"REMOTE_ADDR": address}, headers=headers)
 
 
-def test_limits_are_on_by_default_with_stated_numbers():
-    assert DEFAULTS["RATELIMIT_ENABLED"] is True and DEFAULTS["RATE_LIMIT_SAVES_PER_DAY"] == 300
+def test_limits_are_on_by_default_with_stated_numbers(tmp_path):
+    defaults = Config(instance_path=tmp_path, database_url="sqlite://")
+    assert defaults.ratelimit_enabled is True and defaults.rate_limit_saves_per_day == 300
     assert (proxy.PAGES.text(), proxy.ENGINE.text(), proxy.SAVES.text()) == (
         "30 per second; burst 300", "10 per second; burst 40", "20 per minute; burst 20")
 
@@ -72,7 +73,7 @@ def test_the_count_is_kept_per_day_and_past_days_are_deleted(app, tmp_path):
     limited = limited_app(Path(app.instance_path), url, RATE_LIMIT_SAVES_PER_DAY=2)
     limit: SaveQuota = limited.extensions["save_quota"]
     yesterday = time.time() - DAY
-    with Session(limit.engine) as session:
+    with new_session(limit.engine) as session:
         assert limit.charge(session, "10.3.3.3", now=yesterday) and limit.charge(session, "10.3.3.3", now=yesterday)
         assert not limit.charge(session, "10.3.3.3", now=yesterday)  # at yesterday's limit
         session.commit()
@@ -87,7 +88,7 @@ def test_the_count_is_kept_per_day_and_past_days_are_deleted(app, tmp_path):
 def test_a_save_rolled_back_is_not_counted(app, tmp_path):
     url = f"sqlite:///{tmp_path / 'quota.db'}"
     limit: SaveQuota = limited_app(Path(app.instance_path), url, RATE_LIMIT_SAVES_PER_DAY=2).extensions["save_quota"]
-    with Session(limit.engine) as session:
+    with new_session(limit.engine) as session:
         assert limit.charge(session, "10.4.4.4")
         session.rollback()
     assert limit.used("10.4.4.4") == 0
@@ -137,15 +138,16 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
 # (module, constant, its value, how README's configuration section states it)
 STATED_LIMITS = [
     ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
-    ("adjudicator.web.budget", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
-    ("adjudicator.ratelimit", "DEFAULTS", None, "| `RATE_LIMIT_SAVES_PER_DAY` | `300` |"),
-    ("adjudicator.web.builder", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
+    ("adjudicator.config", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
+    ("adjudicator.config", "SAVES_PER_DAY", 300, "| `RATE_LIMIT_SAVES_PER_DAY` | `300` |"),
+    ("adjudicator.config", "SAVED_STORAGE_LIMIT_MB", 1024, "| `SAVED_STORAGE_LIMIT_MB` | `1024` |"),
+    ("adjudicator.web.m44_upload", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
     ("adjudicator.m44", "MAX_HEXAGONS", 2_800, "2,800 hexagons"),
     ("adjudicator.m44", "MAX_NAME", 60, "names cut to 60 characters"),
     ("adjudicator.m44", "MAX_BADGES", 10, "10 badges and markers per unit"),
     ("adjudicator.m44", "MAX_LISTED", 500, "at most 500 each"),
-    ("adjudicator.web.builder", "MAX_SAVED_BYTES", 32 * 1024, "32 KB of known fields"),
-    ("adjudicator.web.builder", "MAX_TITLE", 120, "`title` 120 characters"),
+    ("adjudicator.web.saved_document", "MAX_SAVED_BYTES", 32 * 1024, "32 KB of known fields"),
+    ("adjudicator.web.saved_document", "MAX_TITLE", 120, "`title` 120 characters"),
     ("adjudicator.engine.situation", "MAX_UNITS", 200, "200 units"),
     ("adjudicator.engine.situation", "MAX_HEXES", 1_400, "1,400 hexes"),
     ("adjudicator.engine.situation", "MAX_OBSTACLES", 4, "4 obstacles per hex"),
@@ -159,8 +161,8 @@ STATED_LIMITS = [
     ("adjudicator.engine.fire_map", "MAX_PAIRS", 500, "500 pairs assessed"),
     ("adjudicator.web.search_views", "API_LIMIT_MAX", 50, "`limit` 1–50"),
     ("adjudicator.web.search_views", "API_LIMIT", 10, "(default 10)"),
-    ("adjudicator.search", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),
-    ("adjudicator.search", "MAX_WORDS", 16, "200 characters and 16 words"),
+    ("adjudicator.search.query", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),
+    ("adjudicator.search.query", "MAX_WORDS", 16, "200 characters and 16 words"),
     ("adjudicator.web.errors", "STORAGE_RETRY_AFTER", 60, "`Retry-After: 60`"),
     ("adjudicator.db", "WAL_AUTOCHECKPOINT_PAGES", 1_000, "every 1,000 pages"),
     ("adjudicator.db", "WAL_SIZE_LIMIT", 16 * 1024 * 1024, "16 MB"),

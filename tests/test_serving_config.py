@@ -49,7 +49,7 @@ def test_static_files_get_compressed_twins_once_and_hashes_as_the_app_computes_t
 
 
 def rendered(tmp_path: Path, **env: str) -> str:
-    settings = from_env(instance=tmp_path / "instance", port=5999)
+    settings = from_env(env, instance=tmp_path / "instance", port=5999)
     return nginx.render(settings, {"css/site.css": "0123456789"}, None, tmp_path / "pages",
                         {"/rules/": "public, max-age=300", "/api/v1/search-data": "public, max-age=300"})
 
@@ -86,26 +86,20 @@ def test_static_urls_are_immutable_only_under_their_content_hash(tmp_path):
     assert 'default "no-store";' in conf  # a 404 (any status but a success) is never cached
 
 
-def test_limits_off_leave_no_limit_in_the_proxy(tmp_path, monkeypatch):
-    monkeypatch.setenv("RATELIMIT_ENABLED", "0")
-    conf = rendered(tmp_path)
+def test_limits_off_leave_no_limit_in_the_proxy(tmp_path):
+    conf = rendered(tmp_path, RATELIMIT_ENABLED="0")
     assert "limit_req zone=" not in conf and "limit_conn per_address" not in conf
 
 
-def test_rates_are_read_from_the_environment_and_a_bad_one_names_its_variable(monkeypatch):
-    monkeypatch.setenv("RATE_LIMIT_ENGINE", "4 per second; burst 9")
-    monkeypatch.setenv("RATE_LIMIT_EXEMPT", "127.0.0.1, 10.0.0.0/8")
-    settings = from_env()
+def test_rates_are_read_from_the_environment_and_a_bad_one_names_its_variable():
+    settings = from_env({"RATE_LIMIT_ENGINE": "4 per second; burst 9", "RATE_LIMIT_EXEMPT": "127.0.0.1, 10.0.0.0/8"})
     assert settings.engine == Rate(4, "second", 9) and settings.engine.nginx() == "4r/s"
     assert settings.exempt == ("127.0.0.1", "10.0.0.0/8")
     assert SAVES.retry_after() == 3 and ENGINE.retry_after() == 1
-    monkeypatch.setenv("RATE_LIMIT_SAVES", "lots")
     with pytest.raises(SystemExit, match="RATE_LIMIT_SAVES"):
-        from_env()
-    monkeypatch.setenv("RATE_LIMIT_SAVES", "1 per minute")
-    monkeypatch.setenv("REAL_IP_FROM", "not an address")
+        from_env({"RATE_LIMIT_SAVES": "lots"})
     with pytest.raises(SystemExit, match="REAL_IP_FROM"):
-        from_env()
+        from_env({"REAL_IP_FROM": "not an address"})
 
 
 def test_a_compressed_body_is_kept_once_and_the_least_recently_used_goes_first():

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlmodel import Session
-
-from adjudicator.storage_cap import DEFAULT_LIMIT_MB, StorageCap
+from adjudicator.config import SAVED_STORAGE_LIMIT_MB as DEFAULT_LIMIT_MB
+from adjudicator.db import new_session
+from adjudicator.storage_cap import StorageCap
 from tests.test_hardening_storage import quick_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
@@ -54,9 +54,9 @@ def test_the_total_starts_from_what_is_stored_and_a_larger_cap_takes_saves_again
 def test_a_save_rolled_back_adds_nothing_to_the_total(app, tmp_path):
     url = f"sqlite:///{tmp_path / 'cap.db'}"
     cap: StorageCap = quick_app(Path(app.instance_path), url).extensions["storage_cap"]
-    with Session(cap.engine) as session:
+    with new_session(cap.engine) as session:
         assert cap.charge(session, 1000)
         session.rollback()
     assert cap.used() == 0
-    with Session(cap.engine) as session:
+    with new_session(cap.engine) as session:
         assert not cap.charge(session, cap.limit + 1)

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--app", help="the WSGI app gunicorn loads (default: adjudicator:create_app())")
     parser.add_argument("--check", action="store_true", help="write the configuration, test it with nginx -t, exit")
     args = parser.parse_args(argv)
-    settings = from_env(host=args.host, port=args.port, workers=args.workers, app=args.app)
+    settings = from_env(os.environ, host=args.host, port=args.port, workers=args.workers, app=args.app)
     conf = prepare(settings, render_pages=not args.check)
     binary = nginx_binary()
     nginx_command = [binary, "-e", str(settings.run_dir / "nginx-error.log"), "-p", str(settings.run_dir),

@@ -302,7 +302,7 @@ def proxy_conf(settings: Settings) -> str:
 
 
 def _max_upload() -> int:
-    from adjudicator.web.builder import MAX_M44_BYTES
+    from adjudicator.web.m44_upload import MAX_M44_BYTES
 
     return MAX_M44_BYTES + limits.UPLOAD_ENVELOPE
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,8 +70,8 @@ BODY_IN_MEMORY = 256 * 1024
 """A body up to this size is buffered in memory, a larger one in a file of the instance folder."""
 
 
-def _rate(name: str, default: Rate) -> Rate:
-    raw = os.environ.get(name)
+def _rate(environ: Mapping[str, str], name: str, default: Rate) -> Rate:
+    raw = environ.get(name)
     if not raw:
         return default
     match = RATE.match(raw)
@@ -79,11 +80,11 @@ def _rate(name: str, default: Rate) -> Rate:
     return Rate(int(match[1]), match[2], int(match[3] or 0))
 
 
-def _addresses(name: str) -> tuple[str, ...]:
+def _addresses(environ: Mapping[str, str], name: str) -> tuple[str, ...]:
     """A comma-separated list of addresses or networks (``127.0.0.1, 10.0.0.0/8``), checked."""
     import ipaddress
 
-    found = tuple(a.strip() for a in os.environ.get(name, "").split(",") if a.strip())
+    found = tuple(a.strip() for a in environ.get(name, "").split(",") if a.strip())
     for address in found:
         try:
             ipaddress.ip_network(address, strict=False)
@@ -92,8 +93,8 @@ def _addresses(name: str) -> tuple[str, ...]:
     return found
 
 
-def _flag(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
+def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = environ.get(name)
     return default if raw is None or raw == "" else raw.lower() not in ("0", "false", "no", "off")
 
 
@@ -149,17 +150,18 @@ class Settings:
         return Path("/tmp") / f"adjudicator-{hashlib.sha256(str(self.instance).encode()).hexdigest()[:16]}.sock"
 
 
-def from_env(**given: object) -> Settings:
-    """The settings from the environment (README "Serving"), with ``given`` on top."""
+def from_env(environ: Mapping[str, str], **given: object) -> Settings:
+    """The settings from ``environ`` (README "Serving"; the launcher passes its environment, read
+    once at start-up), with ``given`` on top."""
     values: dict[str, object] = {
-        "instance": Path(os.environ.get("ADJUDICATOR_INSTANCE") or REPO_ROOT / "instance").resolve(),
-        "limits": _flag("RATELIMIT_ENABLED", True),
-        "pages": _rate("RATE_LIMIT_PAGES", PAGES),
-        "engine": _rate("RATE_LIMIT_ENGINE", ENGINE),
-        "saves": _rate("RATE_LIMIT_SAVES", SAVES),
-        "connections": int(os.environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
-        "exempt": _addresses("RATE_LIMIT_EXEMPT"),
-        "real_ip_from": _addresses("REAL_IP_FROM"),
+        "instance": Path(environ.get("ADJUDICATOR_INSTANCE") or REPO_ROOT / "instance").resolve(),
+        "limits": _flag(environ, "RATELIMIT_ENABLED", True),
+        "pages": _rate(environ, "RATE_LIMIT_PAGES", PAGES),
+        "engine": _rate(environ, "RATE_LIMIT_ENGINE", ENGINE),
+        "saves": _rate(environ, "RATE_LIMIT_SAVES", SAVES),
+        "connections": int(environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
+        "exempt": _addresses(environ, "RATE_LIMIT_EXEMPT"),
+        "real_ip_from": _addresses(environ, "REAL_IP_FROM"),
     }
     values.update({k: v for k, v in given.items() if v is not None})
     return Settings(**values)  # type: ignore[arg-type]
