@@ -83,12 +83,14 @@ class SaveQuota:
             return False
         return any(address in network for network in self.exempt)
 
-    def used(self, client: str, now: float | None = None) -> int:
-        """Saves ``client`` stored today (a read)."""
+    def used(self, client: str, now: float | None = None, session: Session | None = None) -> int:
+        """Saves ``client`` stored today (a read; in ``session``'s transaction when given, so a
+        request holds one connection, not two)."""
+        query = select(save_quota.c.count).where(save_quota.c.key == quota_key(today(now), client))
+        if session is not None:
+            return int(session.execute(query).scalar() or 0)
         with self.engine.connect() as conn:
-            found = conn.execute(select(save_quota.c.count).where(
-                save_quota.c.key == quota_key(today(now), client))).scalar()
-        return int(found or 0)
+            return int(conn.execute(query).scalar() or 0)
 
     def charge(self, session: Session, client: str, now: float | None = None) -> bool:
         """Count one save of ``client`` in ``session``'s transaction; False (nothing counted) when
@@ -134,13 +136,13 @@ def register_rate_limits(app: Flask, config: Config, engine: Engine | None) -> N
         app.extensions["save_quota"] = SaveQuota(engine, config.rate_limit_saves_per_day, config.rate_limit_exempt)
 
 
-def refused(client: str) -> tuple[Response, int] | None:
+def refused(client: str, session: Session | None = None) -> tuple[Response, int] | None:
     """The 429 for a save from ``client`` when it is at today's limit (a read; nothing written)."""
     limit = quota()
     if limit is None or limit.is_exempt(client):
         return None
     try:
-        used = limit.used(client)
+        used = limit.used(client, session=session)
     except SQLAlchemyError:  # cannot read the count: the save meets the storage and says so itself
         current_app.logger.exception("save quota unreadable; save let through")
         return None

@@ -69,19 +69,20 @@ class StorageCap:
             return int(session.execute(select(saved_storage.c.bytes).where(saved_storage.c.key == TOTAL)).scalar_one())
         return stored
 
-    def used(self) -> int:
-        with self.engine.connect() as conn:
-            found = conn.execute(select(saved_storage.c.bytes).where(saved_storage.c.key == TOTAL)).scalar()
-        if found is None:  # the tables came after this app started: count what they hold, once
-            with new_session(self.engine) as session:
-                found = self._start(session)
-                session.commit()
-        return int(found)
+    def used(self, session: Session | None = None) -> int:
+        """The bytes stored (a read; in ``session``'s transaction when given, so a request holds
+        one connection, not two)."""
+        if session is not None:
+            return self._start(session)
+        with new_session(self.engine) as own:
+            found = self._start(own)
+            own.commit()  # the row, if this made it
+        return found
 
-    def full_for(self, size: int) -> bool:
+    def full_for(self, size: int, session: Session | None = None) -> bool:
         """Whether a save of ``size`` bytes would pass the cap (a read)."""
         try:
-            return self.used() + size > self.limit
+            return self.used(session) + size > self.limit
         except SQLAlchemyError:
             return False  # cannot read the total: the save meets the storage and says so itself
 

@@ -61,11 +61,11 @@ def save() -> Any:
         # a retry of a save whose answer was lost gets the answer the first would have had: same
         # content, same id, nothing stored twice
         return _created(existing)
-    over = refused(client_address())
+    over = refused(client_address(), session)
     if over is not None:
         return over
     store = cap()
-    if store is not None and store.full_for(size):
+    if store is not None and store.full_for(size, session):
         return storage_full(store.limit)  # a read: a full store refuses without writing
     for _ in range(8):
         # 8 URL-safe characters, 48 random bits: an id already taken fails the insert (its primary
@@ -75,14 +75,14 @@ def save() -> Any:
         session.add(row)
         session.add(SaveDigest(digest=digest, saved_id=saved_id))
         limit = quota()
-        if limit is not None and not limit.charge(session, client_address()):
-            session.rollback()  # another save from this address took today's last one meanwhile
-            return too_many_saves(limit.per_day)
-        if store is not None and not store.charge(session, size):
-            session.rollback()  # other saves filled the store meanwhile
-            return storage_full(store.limit)
         answer = _saved_json(row)  # before the commit: nothing is read back after it
-        try:
+        try:  # the counts' statements flush the rows first: a taken id fails there or at the commit
+            if limit is not None and not limit.charge(session, client_address()):
+                session.rollback()  # another save from this address took today's last one meanwhile
+                return too_many_saves(limit.per_day)
+            if store is not None and not store.charge(session, size):
+                session.rollback()  # other saves filled the store meanwhile
+                return storage_full(store.limit)
             session.commit()
         except IntegrityError:  # the same id (or the same content) saved between our check and insert
             session.rollback()
