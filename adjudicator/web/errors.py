@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from werkzeug.exceptions import HTTPException, NotFound
 
 from adjudicator.config import app_config
@@ -68,13 +68,14 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
-    def storage_unavailable(exc: DBAPIError) -> Any:
+    @app.errorhandler(PendingRollbackError)  # the connection died inside this request's transaction
+    def storage_unavailable(exc: DBAPIError | PendingRollbackError) -> Any:
         """Disk full, a read-only database file, the database server gone (even in the middle of
         the request): the storage failed, not the code. 503 naming it, with Retry-After; reads that
         need no write keep working. A write may have reached the database before it went (a commit
         whose answer was lost), so a write's answer never claims that nothing was stored: it says
         a retry is safe, which it is (the same situation saved again gets the same id)."""
-        app.logger.error("storage unavailable on %s: %s", request.path, exc.orig)
+        app.logger.error("storage unavailable on %s: %s", request.path, getattr(exc, "orig", exc))
         if request.method in ("GET", "HEAD"):
             outcome = "Try again later."
         else:
