@@ -395,7 +395,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
             404: "no such entry", 413: "the body is too large", 415: "the body is not JSON",
             422: "the ruling needs more engine work than one request may spend (`too_complex`)",
             429: "too many requests from this client; see `Retry-After`",
-            503: "the storage is full, read-only or unreachable; see `Retry-After`"}
+            503: "the storage is full, read-only or unreachable, or the server cannot answer; see `Retry-After`",
+            507: "the store of saved situations is full (`storage_full`); nothing was saved"}
     return {str(s): {"description": text[s], "content": {"application/json": {"schema": {"$ref": "#/components/"
                                                                                                   "schemas/Error"}}}}
             for s in statuses}
@@ -482,7 +483,7 @@ def _paths() -> dict[str, Any]:
                 "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
             "responses": {"201": {"description": "saved", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
-                **_errors(400, 413, 415, 429, 503)},
+                **_errors(400, 413, 415, 429, 503, 507)},
         }},
         "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
             {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
