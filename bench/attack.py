@@ -55,6 +55,7 @@ class Stats:
         self.statuses: Counter[int] = Counter()
         self.opened = 0
         self.closed_by_server = 0
+        self.refused = 0
         self.errors = 0
         self.held = 0
         self.most_held = 0
@@ -65,6 +66,9 @@ class Stats:
 
 
 async def slow_body(port: int, source: str, until: float, stats: Stats) -> None:
+    """One connection after another that declares a 100 KB body and trickles it: ``held`` counts
+    those the server kept past the first two seconds; one refused at once (a 429 over the
+    address's connections, or a reset) is ``refused``, one cut later ``closed_by_server``."""
     while time.monotonic() < until:
         try:
             reader, writer = await connect(port, source)
@@ -75,7 +79,7 @@ async def slow_body(port: int, source: str, until: float, stats: Stats) -> None:
         stats.opened += 1
         writer.write(b"POST /api/v1/battle HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 100000\r\n\r\n{")
-        stats.hold(1)
+        held = False
         try:
             while time.monotonic() < until:
                 read = asyncio.ensure_future(reader.read(1))
@@ -85,16 +89,25 @@ async def slow_body(port: int, source: str, until: float, stats: Stats) -> None:
                     if first:
                         rest = await reader.readline()
                         stats.statuses[int((first + rest).split()[1])] += 1
-                    else:
+                    elif held:
                         stats.closed_by_server += 1
+                    else:
+                        stats.refused += 1
                     break
                 read.cancel()
+                if not held:
+                    held = True
+                    stats.hold(1)
                 writer.write(b" ")
                 await writer.drain()
         except OSError:
-            stats.closed_by_server += 1
+            if held:
+                stats.closed_by_server += 1
+            else:
+                stats.refused += 1
         finally:
-            stats.hold(-1)
+            if held:
+                stats.hold(-1)
             writer.close()
         await asyncio.sleep(1)
 
@@ -189,7 +202,8 @@ def summary(pattern: str, stats: Stats, elapsed: float) -> dict[str, Any]:
     return {"pattern": pattern, "seconds": round(elapsed, 1), "statuses": dict(sorted(stats.statuses.items())),
             "requests_per_s": round(sum(stats.statuses.values()) / max(elapsed, 0.001), 1),
             "connections_opened": stats.opened, "most_held_at_once": stats.most_held,
-            "closed_by_server": stats.closed_by_server, "connect_errors": stats.errors}
+            "refused_at_once": stats.refused, "closed_by_server": stats.closed_by_server,
+            "connect_errors": stats.errors}
 
 
 def main() -> None:
