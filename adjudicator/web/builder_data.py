@@ -174,6 +174,9 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                    for kind, ids in COMMON.items()},
         "cite": {e.id: "; ".join(f"{src.document}, {src.section}" for src in e.meta.sources[:2])
                  for e in catalogue.entries.values()},
+        # the passage of each structured field, inherited ones too: a reason's rule + fact (contracts §4),
+        # as an index into ``cite_labels`` (each passage's text once: ~2.5 times smaller)
+        **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
@@ -182,6 +185,13 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                    # it can rule on is bigger, and a link that inflates past it is refused unread
                    "max_link_bytes": current().max_content_length},
     }
+
+
+def _fact_citations(catalogue: Catalogue) -> dict[str, Any]:
+    labels: dict[str, int] = {}
+    fact_cite = {entry_id: {fact: labels.setdefault(c.source.label, len(labels)) for fact, c in cites.items()}
+                 for entry_id, cites in catalogue.citations.items() if cites}
+    return {"cite_labels": list(labels), "fact_cite": fact_cite}
 
 
 def _nation_label(code: str) -> str:
