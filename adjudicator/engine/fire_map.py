@@ -95,21 +95,24 @@ def fire_map(
     combat_card = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     chosen: list[tuple[Unit, Unit]] = []
     pairs = beyond = 0
-    # every unit's side and place read once: 200 units are 40,000 ordered pairs to sort
-    everyone = [(u, u.side, u.hex.row, u.hex.col) for u in situation.units]
-    alone = [] if unit is None else [(unit, unit.side, unit.hex.row, unit.hex.col)]
+    # every unit's place read once, enemies listed once per side (in situation order): 200 units
+    # are 20,000 attacker-target pairs to sort by distance
+    placed = [(u, u.hex.row, u.hex.col) for u in situation.units]
+    enemies = {side: [p for p in placed if p[0].side != side] for side in {u.side for u in situation.units}}
+    alone = [] if unit is None else [(unit, unit.hex.row, unit.hex.col)]
     for attacker in situation.units:
         # with ``unit``: all of its targets when it attacks, else only itself as the target
-        targets = everyone if unit is None or attacker.id == unit.id else alone
-        if unit is not None and attacker.id != unit.id and attacker.side == unit.side:
+        if unit is None or attacker.id == unit.id:
+            targets = enemies[attacker.side]
+        elif attacker.side != unit.side:
+            targets = alone
+        else:
             continue
         longest = reach(rulebook, attacker)
-        side, row, col = attacker.side, attacker.hex.row, attacker.hex.col
-        for target, target_side, target_row, target_col in targets:
-            if target_side == side:
-                continue
+        row, col = attacker.hex.row, attacker.hex.col
+        for target, target_row, target_col in targets:
             dr, dc = abs(row - target_row), abs(col - target_col)
-            if dr + max(0, (dc - dr) // 2) > longest:  # geometry.distance, inline
+            if (dr + (dc - dr) // 2 if dc > dr else dr) > longest:  # geometry.distance, inline
                 beyond += 1
                 continue
             pairs += 1
