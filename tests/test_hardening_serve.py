@@ -60,6 +60,8 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
     """Run `make serve` (the production command) on ``instance``. ``config``: environment settings
     (README "Configuration" and "Serving") on top of limits off."""
     port = free_port()
+    with suppress(OSError):  # built already (``build_instance``): make goes straight to the stack
+        (instance / ".built").touch()
     log_path = instance.parent / f"serve-{port}.log"
     access_log = instance.parent / f"access-{port}.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MAKEFLAGS", "MAKELEVEL")}
@@ -167,6 +169,7 @@ def probes_answered(base: str, times: int = 5) -> list[int]:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     instance = tmp_path_factory.mktemp("serve") / "instance"
     build_instance(instance, f"sqlite:///{instance / DB}")  # the database `make serve` opens there
+    (instance / ".built").touch()  # `make serve` then starts the stack without `flask build` (built above)
     return instance
 
 
