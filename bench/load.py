@@ -18,7 +18,9 @@ The measuring client speaks from 127.0.0.1, which the bench exempts from the pro
 loopback addresses, under the limits as shipped, and run at ``nice 10``, standing in for
 machines of their own (on this 2-core machine they would otherwise take the cores the server is
 measured on; the proxy's work on their requests is not niced). After each run it reads the RSS of
-every gunicorn worker of the site. It prints a table (and writes it to
+every gunicorn worker of the site, and the CPU time the workers spent over the run divided by the
+requests wrk counted ("CPU ms": the one number here the other load on a shared machine barely
+moves; under an attack it includes the work the attacker's requests cost the workers). It prints a table (and writes it to
 ``instance/bench-load.json``) with, at the end, the targets of issue 28: ``/battle`` p99 < 50 ms
 and the rule page's < 20 ms at 64 connections unattacked, and each under 2× its unattacked p99
 under every attack. Traffic stays on loopback; every run is bounded in time."""
@@ -130,6 +132,18 @@ def _parent(pid: int) -> int:
         return 0
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the processes ``pids`` have spent so far (``/proc/<pid>/stat``)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -157,6 +171,7 @@ def wrk(url: str, connections: int, seconds: float, script: Path | None) -> dict
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1]),  # type: ignore[index]
+            "requests": int(re.search(r"(\d+) requests in", out)[1]),  # type: ignore[index]
             "p50": _ms(lines["50"]), "p90": _ms(lines["90"]), "p99": _ms(lines["99"]),
             "non_2xx": int(non_2xx[1]) if non_2xx else 0,
             "errors": sum(int(n) for n in errors.groups()) if errors else 0}
@@ -225,23 +240,31 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     attackers: list[dict[str, Any]] = []
 
+    def measured(pid: int, url: str, c: int, script: Path | None) -> dict[str, Any]:
+        """wrk's answer, the workers' CPU time per request over the run and the largest worker."""
+        workers = gunicorn_workers(pid)
+        before = cpu_seconds(workers)
+        result = wrk(url, c, args.duration, script)
+        spent = cpu_seconds(workers) - before
+        return {**result, "worker_cpu_ms": round(1000 * spent / max(1, result["requests"]), 2),
+                "worker_rss_mb": max(rss_mb(p) for p in workers)}
+
     def show(row: dict[str, Any]) -> None:
         rows.append(row)
         print(f"{row['target']:12} {row['c']:>3} {row['attack']:15} {row['rps']:>9,.0f} {row['p50']:>8.1f} "
               f"{row['p90']:>8.1f} {row['p99']:>8.1f} {row['non_2xx']:>8} {row['errors']:>6} "
-              f"{row['worker_rss_mb']:>9.0f}", flush=True)
+              f"{row['worker_cpu_ms']:>7.2f} {row['worker_rss_mb']:>9.0f}", flush=True)
 
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; {args.workers} gunicorn sync "
           f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run; attackers at nice 10")
     print(f"{'target':12} {'c':>3} {'attack':15} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
-          f"{'non-2xx':>8} {'errors':>6} {'RSS MB':>9}")
+          f"{'non-2xx':>8} {'errors':>6} {'CPU ms':>7} {'RSS MB':>9}")
     hello_instance = REPO / "instance" / "bench-hello"
     port = free_port()
     with make_serve(port, args.workers, app="bench.hello:app", instance=hello_instance) as hello:
         for c in CONNECTIONS:
-            result = wrk(f"http://127.0.0.1:{port}/", c, args.duration, None)
-            show({"target": "hello-world", "c": c, "attack": "-", **result,
-                  "worker_rss_mb": max(rss_mb(p) for p in gunicorn_workers(hello.pid))})
+            show({"target": "hello-world", "c": c, "attack": "-",
+                  **measured(hello.pid, f"http://127.0.0.1:{port}/", c, None)})
     port = free_port()
     with make_serve(port, args.workers) as site:
         for target, path in paths.items():  # one request each first: workers warm, compressed bodies cached
@@ -250,9 +273,8 @@ def main() -> None:
             with attacker(attack, port) as seen:
                 for c in CONNECTIONS:
                     for target, path in paths.items():
-                        result = wrk(f"http://127.0.0.1:{port}{path}", c, args.duration, scripts[target])
-                        show({"target": target, "c": c, "attack": attack or "-", **result,
-                              "worker_rss_mb": max(rss_mb(p) for p in gunicorn_workers(site.pid))})
+                        show({"target": target, "c": c, "attack": attack or "-",
+                              **measured(site.pid, f"http://127.0.0.1:{port}{path}", c, scripts[target])})
             if attack:
                 attackers.append(seen)
         workers = gunicorn_workers(site.pid)
