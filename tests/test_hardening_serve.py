@@ -470,6 +470,48 @@ def test_slow_readers_of_the_largest_file_cost_the_app_nothing(stack):
             s.close()
 
 
+def over_app_socket(served_instance: Path, body: bytes, marker: str) -> socket.socket:
+    """A ruling request written straight to gunicorn's socket, as nginx writes it (whole), with
+    ``marker`` where the access log shows the client."""
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(str(limits.from_env({"ADJUDICATOR_INSTANCE": str(served_instance)}).socket))
+    sock.sendall(f"POST /api/v1/fire-map HTTP/1.0\r\nHost: x\r\nX-Forwarded-For: {marker}\r\n"
+                 f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+    return sock
+
+
+def access_statuses(served: Served, marker: str) -> list[str]:
+    if not served.access_log.exists():
+        return []
+    return [line.rsplit(" ", 1)[1] for line in served.access_log.read_text().splitlines()
+            if line.split(" ", 1)[0] == marker]
+
+
+def test_requests_nginx_gave_up_on_while_workers_were_busy_are_dropped_not_computed(stack, built):
+    """Both workers busy (a large fire map each); meanwhile eight rulings wait on gunicorn's
+    socket and their connections are closed, as nginx closes them when its clients leave. The
+    workers then drop them unanswered (499 in the access log) instead of ruling for nobody, and
+    the busy ones' answers arrive as usual."""
+    from bench.hostile import worst_fire_map
+
+    busy_body = json.dumps(worst_fire_map("mountain")).encode()
+    ruling = json.dumps({"board": "standard", "units": situation(0)["units"]}).encode()
+    busy = [over_app_socket(built, busy_body, "busy") for _ in range(2)]
+    try:
+        for _ in range(8):
+            over_app_socket(built, ruling, "gone").close()
+        for sock in busy:
+            sock.settimeout(60)
+            assert sock.makefile("rb").readline().split()[1] in (b"200", b"422")  # ruled, or over the budget
+    finally:
+        for sock in busy:
+            sock.close()
+    deadline = time.monotonic() + 30
+    while len(access_statuses(stack, "gone")) < 8 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert access_statuses(stack, "gone") == ["499"] * 8
+
+
 # -- HTTP details through the proxy ----------------------------------------------------------------
 
 def chunked(base: str, path: str, body: bytes) -> tuple[int, dict]:

@@ -1,6 +1,7 @@
 """The served stack's parts that need no server: the static tree and its twins, the proxy's
-configuration (checked by nginx itself), the settings, the cache of compressed bodies and the
-workers' frozen start-up heap. The stack under load is tests/test_hardening_serve.py."""
+configuration (checked by nginx itself), the settings, the cache of compressed bodies, the
+workers' frozen start-up heap and their dropping of requests nginx gave up on. The stack under
+load is tests/test_hardening_serve.py."""
 
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ import gc
 import gzip
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import brotli
 import pytest
 
 from adjudicator.serving import nginx, static
+from adjudicator.serving.abandoned import CLIENT_CLOSED, drop_abandoned
 from adjudicator.serving.settings import ENGINE, PAGES, SAVES, Rate, from_env
 from adjudicator.web.compression import CompressedBodies
 from adjudicator.web.security import asset_version
@@ -128,12 +132,53 @@ def test_a_page_is_compressed_once_per_body_not_per_request(app):
     assert gzip.decompress(gz.data) == brotli.decompress(second.data)  # another encoding, its own entry
 
 
-def test_a_worker_freezes_its_start_up_heap():
+def test_a_worker_answers_its_warm_up_pages_then_freezes_its_start_up_heap():
     from adjudicator.serving import gunicorn_conf
 
+    asked: list[str] = []
+
+    def app(environ, start_response):
+        asked.append(environ["PATH_INFO"] + "?" * bool(environ["QUERY_STRING"]) + environ["QUERY_STRING"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
     assert gunicorn_conf.worker_class == "sync"
-    gunicorn_conf.post_worker_init(None)
+    worker = SimpleNamespace(wsgi=app)
+    gunicorn_conf.post_worker_init(worker)
     try:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+    assert asked == list(gunicorn_conf.WARM_UP)
+    assert worker.wsgi is not app  # wrapped: abandoned requests are dropped
+
+
+def answered_by(app, sock) -> list[str]:
+    """The status ``drop_abandoned(app)`` answers a request arriving on ``sock`` with."""
+    statuses: list[str] = []
+    drop_abandoned(app)({"gunicorn.socket": sock}, lambda status, headers: statuses.append(status))
+    return statuses
+
+
+def test_a_request_whose_connection_nginx_closed_is_dropped_before_the_app_computes_it():
+    computed = []
+
+    def app(environ, start_response):
+        computed.append(1)
+        start_response("200 OK", [])
+        return [b"ruling"]
+
+    ours, nginx_side = socket.socketpair()
+    with ours, nginx_side:
+        assert answered_by(app, ours) == ["200 OK"] and computed == [1]  # nginx waits for the answer
+        nginx_side.sendall(b"rest of a large body")
+        nginx_side.close()
+        assert answered_by(app, ours) == ["200 OK"] and computed == [1, 1]  # unread body: never dropped
+        ours.recv(100)
+        assert answered_by(app, ours) == [CLIENT_CLOSED] and computed == [1, 1]  # nginx gone: not computed
+
+
+def test_a_request_without_gunicorns_socket_goes_to_the_app():
+    statuses: list[str] = []
+    body = drop_abandoned(lambda e, start: start("200 OK", []) or [b"x"])({}, lambda s, h: statuses.append(s))
+    assert statuses == ["200 OK"] and list(body) == [b"x"]
