@@ -20,7 +20,8 @@ machines of their own (on this 2-core machine they would otherwise take the core
 measured on; the proxy's work on their requests is not niced). After each run it reads the RSS of
 every gunicorn worker of the site, and the CPU time the workers spent over the run divided by the
 requests wrk counted ("CPU ms": the one number here the other load on a shared machine barely
-moves; under an attack it includes the work the attacker's requests cost the workers). It prints a table (and writes it to
+moves; under an attack it includes the work the attacker's requests cost the workers). Each run
+starts once the workers are idle. It prints a table (and writes it to
 ``instance/bench-load.json``) with, at the end, the targets of issue 28: ``/battle`` p99 < 50 ms
 and the rule page's < 20 ms at 64 connections unattacked, and each under 2× its unattacked p99
 under every attack. Traffic stays on loopback; every run is bounded in time."""
@@ -144,6 +145,20 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def settled(pids: list[int], most: float = 20.0) -> float:
+    """Wait (at most ``most`` seconds) until the workers ``pids`` are idle: a run's requests still
+    being ruled when wrk stops would otherwise be counted in the next run; their CPU time then."""
+    deadline = time.monotonic() + most
+    spent = cpu_seconds(pids)
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = cpu_seconds(pids)
+        if now - spent < 0.02:
+            return now
+        spent = now
+    return spent
+
+
 def rss_mb(pid: int) -> float:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -241,9 +256,10 @@ def main() -> None:
     attackers: list[dict[str, Any]] = []
 
     def measured(pid: int, url: str, c: int, script: Path | None) -> dict[str, Any]:
-        """wrk's answer, the workers' CPU time per request over the run and the largest worker."""
+        """wrk's answer, the workers' CPU time per request over the run and the largest worker;
+        the run starts once the workers have finished what the previous run left them."""
         workers = gunicorn_workers(pid)
-        before = cpu_seconds(workers)
+        before = settled(workers)
         result = wrk(url, c, args.duration, script)
         spent = cpu_seconds(workers) - before
         return {**result, "worker_cpu_ms": round(1000 * spent / max(1, result["requests"]), 2),
