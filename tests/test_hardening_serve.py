@@ -38,6 +38,7 @@ from tests.test_storage import postgres_url
 
 DB = "adjudicator.db"  # the default database file in an instance folder
 PROBE = "/rules/terrain/forest"
+APP_PROBE = "/search?q=forest"  # answered by a worker: the stack is up once it is
 
 
 def free_port() -> int:
@@ -76,13 +77,13 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
                                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 180
         while True:
-            with suppress(OSError, http.client.HTTPException):
-                if get(base, PROBE, timeout=5)[0] == 200:
+            with suppress(OSError, http.client.HTTPException):  # nginx sends PROBE; a search is the app's
+                if get(base, PROBE, timeout=5)[0] == 200 and get(base, APP_PROBE, timeout=30)[0] == 200:
                     break
             assert process.poll() is None, log_path.read_text()[-3000:]
-            assert time.monotonic() < deadline, "make serve did not answer within 120 s"
+            assert time.monotonic() < deadline, "make serve did not answer within 180 s"
             time.sleep(0.3)
         yield Served(base, port, gunicorn_master(process.pid), access_log)
     except BaseException:

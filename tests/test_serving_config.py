@@ -143,13 +143,15 @@ def test_a_worker_answers_its_warm_up_pages_then_freezes_its_start_up_heap():
         return [b"ok"]
 
     assert gunicorn_conf.worker_class == "sync"
-    worker = SimpleNamespace(wsgi=app)
+    beats: list[int] = []
+    worker = SimpleNamespace(wsgi=app, notify=lambda: beats.append(len(asked)))
     gunicorn_conf.post_worker_init(worker)
     try:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
     assert asked == list(gunicorn_conf.WARM_UP)
+    assert beats == list(range(len(asked)))  # a heartbeat before each page: the master sees it alive
     assert worker.wsgi is not app  # wrapped: abandoned requests are dropped
 
 

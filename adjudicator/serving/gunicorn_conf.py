@@ -41,11 +41,16 @@ WARM_UP = ("/", "/search?q=forest", "/builder")
 """Pages each worker answers once before it takes requests (see the module doc)."""
 
 
-def warm_up(app: Any) -> None:
+def warm_up(app: Any, alive: Any = None) -> None:
     """One request to each ``WARM_UP`` page through ``app``; a failure is logged, never fatal (the
-    page then builds what it needs on its first real request, as without the warm-up)."""
+    page then builds what it needs on its first real request, as without the warm-up). ``alive``
+    (the worker's heartbeat) is called before each: on a loaded machine loading the app and warming
+    it up took longer than the worker timeout, and the master killed the worker mid-warm-up again
+    and again."""
     client = Client(app)
     for path in WARM_UP:
+        if alive is not None:
+            alive()
         try:
             client.get(path, headers={"Accept-Encoding": "br, gzip"}).close()
         except Exception:  # a warm-up must never stop a worker
@@ -55,7 +60,7 @@ def warm_up(app: Any) -> None:
 def post_worker_init(worker: Any) -> None:
     """Freeze what the app built at start-up out of the collector's reach, and skip abandoned
     requests, once it has answered the warm-up pages (see the module doc)."""
-    warm_up(worker.wsgi)
+    warm_up(worker.wsgi, getattr(worker, "notify", None))
     worker.wsgi = drop_abandoned(worker.wsgi)
     gc.collect()
     gc.freeze()
