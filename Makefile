@@ -23,7 +23,7 @@ PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.was
 # without them every process (each gunicorn worker, each test subprocess) recompiles the package.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run serve test lint build check browser clean
+.PHONY: run serve nginx test lint build check browser clean
 
 # The venv is made without pip and filled by uv (PyPI, pinned below): it resolves and installs the
 # project and its test tools in ~9 s from a cold cache where pip took ~24 s, and compiles their
@@ -78,16 +78,21 @@ check: $(STAMP)
 run: build
 	$(FLASK) run --host $(HOST) --port $(PORT) --no-debug
 
-# gevent workers: a client trickling its request (or reading its answer slowly) holds a greenlet,
-# never a whole worker, so others are served meanwhile. CPU-bound rulings are bounded by the
-# engine's work budget; --timeout restarts a worker stuck for longer all the same. No control socket:
-# its default path is one per machine (~/.gunicorn/gunicorn.ctl), which concurrent servers take from
-# each other, and stopping it added seconds to every shutdown.
-SERVE   := $(BIN)/gunicorn --worker-class gevent --worker-connections 1000 --timeout 30 --no-control-socket \
-           --workers $(WORKERS) --bind $(HOST):$(PORT) 'adjudicator:create_app()'
+# The production stack (README "Serving", docs/serving.md): nginx on HOST:PORT in front of gunicorn
+# sync workers on a unix socket in the instance folder. nginx reads whole requests and takes whole
+# answers (slow clients never hold a worker), serves the static files itself (precompressed once
+# into build/static/, sendfile) and applies the per-address limits in shared memory; its
+# configuration is generated into $(INSTANCE)/run/ at every start. Ctrl-C stops both.
+SERVE_APP ?= adjudicator:create_app()
+serve: build nginx
+	$(BIN)/python -m adjudicator.serving --host $(HOST) --port $(PORT) --workers $(WORKERS) --app '$(SERVE_APP)'
 
-serve: build
-	$(SERVE)
+# Debian's nginx (and its brotli_static module) for `make serve`, installed when missing.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  echo "installing Debian's nginx for make serve"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    nginx libnginx-mod-http-brotli-static >/dev/null; }
 
 # Debian's chromium for the browser tests (Playwright cannot download its own browsers here).
 browser:
@@ -117,7 +122,7 @@ lint: $(STAMP) $(ESLINT)
 	$(JSLINT)
 
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
-test: $(STAMP) $(PYODIDE) $(ESLINT) browser
+test: $(STAMP) $(PYODIDE) $(ESLINT) browser nginx
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
 	$(BIN)/mypy adjudicator
@@ -127,4 +132,5 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser
 	  TEST_DATABASE_URL="$$url" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) $(JSTOOLS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/artifacts adjudicator/static/offline
+	rm -rf $(VENV) $(JSTOOLS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/run \
+	  instance/artifacts adjudicator/static/offline build/static build/pages

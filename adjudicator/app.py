@@ -89,6 +89,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.ratelimit import register_rate_limits
 
     register_rate_limits(app, config, db.engine_of(config))
+    from adjudicator.storage_cap import register_storage_cap
+
+    register_storage_cap(app, config, db.engine_of(config))
     return app
 
 

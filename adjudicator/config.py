@@ -22,19 +22,18 @@ from adjudicator import REPO_ROOT
 MAX_CONTENT_LENGTH = 256 * 1024
 """Largest request body: a fully described Overlord board is ~70 KB."""
 DB_POOL_SIZE = DB_MAX_OVERFLOW = 5
-"""Database connections per worker (not SQLite): a gevent worker serves many requests at once,
-so workers × (pool + overflow) must stay under the server's ``max_connections``."""
+"""Database connections per worker (not SQLite): a sync worker uses one at a time, the rest is for
+the odd thread; workers × (pool + overflow) must stay under the server's ``max_connections``."""
 DEFAULT_WORK_BUDGET = 50_000
 """Engine work units per API request (``web/budget.py``): ordinary rulings spend a few hundred to a
 few thousand; the worst legal battle on a Breakthrough board of frozen rivers spends far less than
 this once its retreat is summarised rather than enumerated (``tests/test_hardening_budget.py``)."""
-RATE_LIMIT_DEFAULTS: dict[str, Any] = {
-    "RATELIMIT_ENABLED": True,
-    "RATE_LIMIT_SAVES": "20 per minute; 300 per day",
-    "RATE_LIMIT_ENGINE": "300 per minute",
-    "RATELIMIT_STORAGE_URI": None,  # None: the site's database; or redis://..., memory:// (one process only)
-}
-"""Per-client limits (``ratelimit.py``)."""
+SAVES_PER_DAY = 300
+"""Saves one client address may store in a UTC day (``ratelimit.py``; request rates are the
+proxy's, ``adjudicator.serving``)."""
+SAVED_STORAGE_LIMIT_MB = 1024
+"""The total size of the saved situations, in MB (``storage_cap.py``): a gigabyte is about 100,000
+full Overlord scenarios, or millions of the usual few-unit disputes."""
 
 OFF = ("0", "false", "no", "off")
 
@@ -44,8 +43,8 @@ KEYS = {
     "skip_build": "SKIP_BUILD", "read_only_instance": "READ_ONLY_INSTANCE",
     "max_content_length": "MAX_CONTENT_LENGTH", "proxy_hops": "PROXY_HOPS",
     "engine_work_budget": "ENGINE_WORK_BUDGET", "db_pool_size": "DB_POOL_SIZE", "db_max_overflow": "DB_MAX_OVERFLOW",
-    "ratelimit_enabled": "RATELIMIT_ENABLED", "rate_limit_saves": "RATE_LIMIT_SAVES",
-    "rate_limit_engine": "RATE_LIMIT_ENGINE", "ratelimit_storage_uri": "RATELIMIT_STORAGE_URI",
+    "ratelimit_enabled": "RATELIMIT_ENABLED", "rate_limit_saves_per_day": "RATE_LIMIT_SAVES_PER_DAY",
+    "rate_limit_exempt": "RATE_LIMIT_EXEMPT", "saved_storage_limit_mb": "SAVED_STORAGE_LIMIT_MB",
 }
 
 
@@ -65,11 +64,12 @@ class Config:
     engine_work_budget: int = DEFAULT_WORK_BUDGET
     db_pool_size: int = DB_POOL_SIZE
     db_max_overflow: int = DB_MAX_OVERFLOW
-    ratelimit_enabled: bool = bool(RATE_LIMIT_DEFAULTS["RATELIMIT_ENABLED"])
-    rate_limit_saves: str = str(RATE_LIMIT_DEFAULTS["RATE_LIMIT_SAVES"])
-    rate_limit_engine: str = str(RATE_LIMIT_DEFAULTS["RATE_LIMIT_ENGINE"])
-    ratelimit_storage_uri: str | None = RATE_LIMIT_DEFAULTS["RATELIMIT_STORAGE_URI"]
-    """None: the site's database; or redis://…, memory:// (one process only)."""
+    ratelimit_enabled: bool = True
+    """Limits per client address on (the app's saves per day; ``make serve``'s proxy reads it too)."""
+    rate_limit_saves_per_day: int = SAVES_PER_DAY
+    rate_limit_exempt: tuple[str, ...] = ()
+    """Addresses or networks no limit counts (a load test, a monitoring probe)."""
+    saved_storage_limit_mb: float = SAVED_STORAGE_LIMIT_MB
     flask: Mapping[str, Any] = field(default_factory=dict)
     """Other keys of the mapping (``TESTING``): Flask's own, handed to ``app.config``."""
 
@@ -110,11 +110,16 @@ def _from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             found[name.lower()] = int(environ[name])
     if environ.get("RATELIMIT_ENABLED"):
         found["ratelimit_enabled"] = environ["RATELIMIT_ENABLED"].lower() not in OFF
-    for name in ("RATE_LIMIT_SAVES", "RATE_LIMIT_ENGINE", "RATELIMIT_STORAGE_URI"):
-        if environ.get(name):
-            found[name.lower()] = environ[name]
-    if "ratelimit_storage_uri" not in found and environ.get("REDIS_URL"):
-        found["ratelimit_storage_uri"] = environ["REDIS_URL"]
+    if environ.get("RATE_LIMIT_SAVES_PER_DAY", "").isdigit():
+        found["rate_limit_saves_per_day"] = int(environ["RATE_LIMIT_SAVES_PER_DAY"])
+    if environ.get("RATE_LIMIT_EXEMPT"):
+        found["rate_limit_exempt"] = tuple(a.strip() for a in environ["RATE_LIMIT_EXEMPT"].split(",") if a.strip())
+    if environ.get("SAVED_STORAGE_LIMIT_MB"):
+        try:
+            found["saved_storage_limit_mb"] = float(environ["SAVED_STORAGE_LIMIT_MB"])
+        except ValueError:
+            raise ValueError(f"SAVED_STORAGE_LIMIT_MB must be a number of MB, not "
+                             f"{environ['SAVED_STORAGE_LIMIT_MB']!r}") from None
     return found
 
 

@@ -1,159 +1,158 @@
-"""Per-client rate limits on saves and engine calls, counted in a store every worker shares.
+"""The one rate limit the app keeps itself: saves per client address per day.
 
-The counting is the ``limits`` library's fixed-window strategy. Its store is, by default, the
-database the site already uses (``DatabaseStorage`` below: one row per client and window in the
-``rate_limit`` table), so the counts hold across gunicorn workers and across machines that share
-the database; when ``REDIS_URL`` (or ``RATELIMIT_STORAGE_URI``) is set, ``limits``' own Redis
-store is used instead. Over the limit a request gets 429 with ``Retry-After``. If the store
-itself fails (a read-only or full disk) the request is let through and the failure logged: a
-broken counter must not take the reference down with it.
+Request rates (pages, rulings, saves per minute) and connections per address are the proxy's:
+nginx counts them in shared memory and refuses a request over a limit before it reaches the app
+(``adjudicator.serving``). What nginx cannot keep is a count that must outlive it and hold across
+machines: the saves one address stores in a day (``RATE_LIMIT_SAVES_PER_DAY``). That count lives
+in the database the saves go to (``save_quota``, one row per address and UTC day), and costs no
+write of its own:
 
-Which requests count: every ``POST`` under ``/api/`` — saves (``POST /api/v1/situations``)
-against ``RATE_LIMIT_SAVES``, every other call (the engine, ``.m44`` import) against
-``RATE_LIMIT_ENGINE``. Reads are never limited here."""
+- a save of a situation not stored yet first *reads* its address's count (``refused``): an address
+  at its limit gets 429 with ``Retry-After`` (the seconds to the next UTC day) and nothing is
+  written, so a flood of refused saves never queues behind the database's write lock;
+- a save that stores a new situation adds one to the count in the same transaction as the
+  situation (``charge``), with a conditional upsert, so concurrent saves from one address on any
+  number of workers never pass the limit, and a save that is rolled back is not counted. A retry
+  of a situation already stored (same content, same id) stores nothing and counts nothing.
+
+If the count cannot be read (a read-only or broken database) the save goes on to meet the same
+storage and its own answer: a broken counter never refuses by itself. Rows of past days are
+deleted by the first save of each day in each worker. The key is a hash of the day and the
+address, never the address itself."""
 
 from __future__ import annotations
 
-import logging
-import math
+import hashlib
+import ipaddress
 import time
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, request
-from limits import RateLimitItem, parse_many
-from limits.storage import Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, case, delete, select
+from sqlalchemy import Column, Integer, String, Table, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+from sqlmodel import SQLModel
 
 from adjudicator.web.errors import error_json
 
 if TYPE_CHECKING:
     from adjudicator.config import Config
 
-SAVE_PATH = "/api/v1/situations"
+DAY = 86_400
 
-metadata = MetaData()
-rate_limit_table = Table(
-    "rate_limit", metadata,
-    Column("key", String(255), primary_key=True),
+save_quota = Table(
+    "save_quota", SQLModel.metadata,  # created with the other tables (``db.create_tables``)
+    Column("key", String(64), primary_key=True),
+    Column("day", Integer, nullable=False, index=True),
     Column("count", Integer, nullable=False),
-    Column("expires_at", Float, nullable=False, index=True),
 )
 
 
-class DatabaseStorage(Storage):
-    """A ``limits`` store on an SQLAlchemy database (SQLite or PostgreSQL): an atomic upsert per
-    hit, so concurrent workers and machines never lose a count."""
+def today(now: float | None = None) -> int:
+    """Days since the epoch, UTC: the window each count belongs to."""
+    return int((time.time() if now is None else now) // DAY)
 
-    # limits types it as an instance attribute; its registry reads it from the class.
-    STORAGE_SCHEME: ClassVar[list[str]] = ["adjudicator+db"]  # type: ignore[misc]
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
-        super().__init__(uri, wrap_exceptions=wrap_exceptions)
-        self.engine: Engine = options["engine"]
+def quota_key(day: int, client: str) -> str:
+    return hashlib.sha256(f"{day}:{client}".encode()).hexdigest()[:40]
+
+
+def seconds_to_tomorrow(now: float | None = None) -> int:
+    now = time.time() if now is None else now
+    return max(1, int(DAY - now % DAY))
+
+
+class SaveQuota:
+    """Saves per address per day, counted in ``engine``'s database (see the module doc)."""
+
+    def __init__(self, engine: Engine, per_day: int, exempt: tuple[str, ...] = ()) -> None:
+        self.engine = engine
+        self.per_day = per_day
+        self.exempt = tuple(ipaddress.ip_network(a, strict=False) for a in exempt)
+        self.purged_day = -1
         try:
-            metadata.create_all(self.engine)
-        except SQLAlchemyError:  # a read-only database: every hit fails and is let through
-            logging.getLogger(__name__).warning("rate-limit table cannot be created; limits not counted")
-        self.hits = 0
+            save_quota.create(engine, checkfirst=True)
+        except SQLAlchemyError:  # a read-only database: nothing is saved there either
+            current_app.logger.warning("save_quota table cannot be created; saves per day not counted")
 
-    @property
-    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
-        return SQLAlchemyError
+    def is_exempt(self, client: str) -> bool:
+        try:
+            address = ipaddress.ip_address(client)
+        except ValueError:
+            return False
+        return any(address in network for network in self.exempt)
 
-    def _upsert(self, key: str, expiry: int, amount: int, now: float) -> Any:
-        values = {"key": key, "count": amount, "expires_at": now + expiry}
-        expired = rate_limit_table.c.expires_at <= now
-        update = {
-            "count": case((expired, amount), else_=rate_limit_table.c.count + amount),
-            "expires_at": case((expired, now + expiry), else_=rate_limit_table.c.expires_at),
-        }
+    def used(self, client: str, now: float | None = None, session: Session | None = None) -> int:
+        """Saves ``client`` stored today (a read; in ``session``'s transaction when given, so a
+        request holds one connection, not two)."""
+        query = select(save_quota.c.count).where(save_quota.c.key == quota_key(today(now), client))
+        if session is not None:
+            return int(session.execute(query).scalar() or 0)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def charge(self, session: Session, client: str, now: float | None = None) -> bool:
+        """Count one save of ``client`` in ``session``'s transaction; False (nothing counted) when
+        the address is at its limit already."""
+        if self.is_exempt(client):
+            return True
+        day = today(now)
+        values = {"key": quota_key(day, client), "day": day, "count": 1}
+        at_limit = save_quota.c.count < self.per_day
         if self.engine.dialect.name == "postgresql":
             from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-            pg = pg_insert(rate_limit_table).values(values)
-            return pg.on_conflict_do_update(index_elements=["key"], set_=update)
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+            statement: Any = pg_insert(save_quota).values(values).on_conflict_do_update(
+                index_elements=["key"], set_={"count": save_quota.c.count + 1}, where=at_limit)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-        lite = sqlite_insert(rate_limit_table).values(values)
-        return lite.on_conflict_do_update(index_elements=["key"], set_=update)
+            statement = sqlite_insert(save_quota).values(values).on_conflict_do_update(
+                index_elements=["key"], set_={"count": save_quota.c.count + 1}, where=at_limit)
+        # RETURNING gives a row when the count was added to, none when the limit's WHERE held it
+        # (the row count of an upsert is not reported alike by every driver)
+        counted = session.execute(statement.returning(save_quota.c.count)).first() is not None
+        if counted and self.purged_day != day:
+            session.execute(delete(save_quota).where(save_quota.c.day < day))
+            self.purged_day = day
+        return counted
 
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(self._upsert(key, int(expiry), amount, now))
-            count = conn.execute(select(rate_limit_table.c.count).where(rate_limit_table.c.key == key)).scalar_one()
-            self.hits += 1
-            if self.hits % 200 == 0:  # now and then, forget windows that have ended
-                conn.execute(delete(rate_limit_table).where(rate_limit_table.c.expires_at <= now))
-        return int(count)
 
-    def _row(self, key: str) -> Any:
-        with self.engine.connect() as conn:
-            return conn.execute(select(rate_limit_table).where(
-                rate_limit_table.c.key == key, rate_limit_table.c.expires_at > time.time())).first()
+def quota() -> SaveQuota | None:
+    """This app's save quota, or None when limits are off."""
+    return current_app.extensions.get("save_quota")
 
-    def get(self, key: str) -> int:
-        row = self._row(key)
-        return 0 if row is None else int(row.count)
 
-    def get_expiry(self, key: str) -> float:
-        row = self._row(key)
-        return time.time() if row is None else float(row.expires_at)
-
-    def check(self) -> bool:
-        try:
-            with self.engine.connect() as conn:
-                conn.execute(select(1))
-            return True
-        except SQLAlchemyError:
-            return False
-
-    def reset(self) -> int | None:
-        with self.engine.begin() as conn:
-            return conn.execute(delete(rate_limit_table)).rowcount
-
-    def clear(self, key: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(rate_limit_table).where(rate_limit_table.c.key == key))
+def client_address() -> str:
+    return request.remote_addr or "unknown"
 
 
 def register_rate_limits(app: Flask, config: Config, engine: Engine | None) -> None:
-    """The limits ``config`` sets (README "Configuration"), counted in ``engine``'s database unless
-    it names another store."""
-    if not config.ratelimit_enabled:
+    """The saves-per-day count ``config`` sets (README "Configuration"), in ``engine``'s database."""
+    if not config.ratelimit_enabled or engine is None:
         return
-    saves: list[RateLimitItem] = parse_many(config.rate_limit_saves)
-    calls: list[RateLimitItem] = parse_many(config.rate_limit_engine)
-    uri = config.ratelimit_storage_uri
-    # RATELIMIT_STORAGE_URI names a synchronous store (README "Configuration"), never ``async+…``.
-    storage = cast(Storage, storage_from_string(uri) if uri
-                   else DatabaseStorage("adjudicator+db://", engine=engine))
-    limiter = FixedWindowRateLimiter(storage)
-    app.extensions["rate_limiter"] = limiter
+    with app.app_context():
+        app.extensions["save_quota"] = SaveQuota(engine, config.rate_limit_saves_per_day, config.rate_limit_exempt)
 
-    @app.before_request
-    def rate_limited() -> Any:
-        if request.method != "POST" or not request.path.startswith("/api/"):
-            return None
-        scope, items = ("saves", saves) if request.path == SAVE_PATH else ("engine", calls)
-        client = request.remote_addr or "unknown"
-        try:
-            for item in items:
-                if not limiter.hit(item, scope, client):
-                    reset = limiter.get_window_stats(item, scope, client).reset_time
-                    return too_many(scope, item, max(1, math.ceil(reset - time.time())))
-        except Exception:  # the store failed: count nothing rather than refuse everything
-            current_app.logger.exception("rate-limit store unavailable; request let through")
+
+def refused(client: str, session: Session | None = None) -> tuple[Response, int] | None:
+    """The 429 for a save from ``client`` when it is at today's limit (a read; nothing written)."""
+    limit = quota()
+    if limit is None or limit.is_exempt(client):
         return None
+    try:
+        used = limit.used(client, session=session)
+    except SQLAlchemyError:  # cannot read the count: the save meets the storage and says so itself
+        current_app.logger.exception("save quota unreadable; save let through")
+        return None
+    return too_many_saves(limit.per_day) if used >= limit.per_day else None
 
 
-def too_many(scope: str, item: RateLimitItem, retry_after: int) -> tuple[Response, int]:
-    what = "saves" if scope == "saves" else "rulings and imports"
+def too_many_saves(per_day: int) -> tuple[Response, int]:
+    retry_after = seconds_to_tomorrow()
     response, status = error_json(429, "rate_limited", (
-        f"too many {what} from this address: at most {item.amount} per {item.multiples} "
-        f"{item.GRANULARITY.name}(s); try again in {retry_after} s"))
+        f"this address has saved {per_day} situations today, the most one address may save in a day; "
+        f"saving again is possible in {retry_after} s (at midnight UTC). Share links work without saving."))
     response.headers["Retry-After"] = str(retry_after)
     return response, status

@@ -270,7 +270,7 @@ def test_import_m44_returns_situation_and_unknown_names(client):
 def test_import_m44_accepts_a_form_upload(client):
     with open(SAMPLES / "crossroads_standard.m44", "rb") as handle:
         response = client.post("/api/v1/import/m44", data={"file": (handle, "crossroads.m44")},
-                               content_type="multipart/form-data")
+                               content_type="multipart/form-data", headers={"Sec-Fetch-Site": "same-origin"})
     assert response.status_code == 200
     assert len(response.get_json()["situation"]["units"]) == 5
 

@@ -352,6 +352,24 @@ def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, liv
     assert len(page_situation(page)) == 1
 
 
+def test_a_share_link_that_would_inflate_past_any_board_is_refused_with_a_message(phone_page, live_server):
+    """A deflate bomb: a 20 KB link that unpacks to 20 MB (a 136 KB one unpacked to 100 MB and took
+    the tab down). The builder stops reading at the API's largest body, says why, and stays usable."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate, as the builder's links are
+    bomb = packer.compress(b'{"v": 1, "n": "' + b"a" * 20_000_000 + b'"}') + packer.flush()
+    link = base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    assert len(link) < 40_000
+    page = phone_page
+    open_builder(page, live_server, f"/builder#z={link}")
+    shown = page.locator("#b-message").inner_text()
+    assert "was not opened" in shown and "256 KB" in shown
+    save_screenshot(page, "builder-link-too-large", full_page=False)
+    place(page, *ATTACKER, "allies", "infantry")
+    assert len(page_situation(page)) == 1
+
+
 def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, live_server):
     """Insignia, battle stars and barges have no rules; they are not "unknown"."""
     open_builder(page, live_server)

@@ -103,15 +103,16 @@ def test_the_venv_setuptools_has_no_known_advisories() -> None:
 
 def test_make_serve_runs_the_build_only_when_a_source_is_newer_than_its_stamp(tmp_path: Path) -> None:
     """`make serve` on an instance folder builds first (`flask build`: database, index, engine
-    bundle) and leaves a stamp there; a restart on unchanged files goes straight to gunicorn,
-    and a source newer than the stamp (an edited content file) builds again. Dry runs (`make -n`)."""
+    bundle) and leaves a stamp there; a restart on unchanged files goes straight to the stack
+    (``python -m adjudicator.serving``: nginx and gunicorn), and a source newer than the stamp (an
+    edited content file) builds again. Dry runs (`make -n`)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
     env["ADJUDICATOR_INSTANCE"] = str(tmp_path)
 
     def planned() -> str:
         run = subprocess.run(["make", "-n", "serve", "PORT=1"], cwd=REPO, env=env, capture_output=True, text=True,
                              timeout=60, check=True)
-        assert "gunicorn" in run.stdout
+        assert "-m adjudicator.serving" in run.stdout
         return run.stdout
 
     assert "adjudicator build" in planned()  # a new instance folder

@@ -9,18 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.config import DEFAULT_WORK_BUDGET, RATE_LIMIT_DEFAULTS, load_config
+from adjudicator.config import DEFAULT_WORK_BUDGET, SAVED_STORAGE_LIMIT_MB, SAVES_PER_DAY, load_config
 
 PACKAGE = Path(__file__).resolve().parent.parent / "adjudicator"
 
 
 def test_the_given_mapping_wins_over_the_environment_which_wins_over_the_defaults(tmp_path):
-    environ = {"ENGINE_WORK_BUDGET": "900", "RATE_LIMIT_ENGINE": "5 per minute", "REDIS_URL": "redis://cache",
+    environ = {"ENGINE_WORK_BUDGET": "900", "RATE_LIMIT_SAVES_PER_DAY": "5", "RATE_LIMIT_EXEMPT": "10.0.0.1, ::1",
                "ADJUDICATOR_INSTANCE": str(tmp_path), "DB_POOL_SIZE": "2"}
     config = load_config(environ, {"ENGINE_WORK_BUDGET": 70, "TESTING": True})
     assert config.engine_work_budget == 70
-    assert config.rate_limit_engine == "5 per minute" and config.ratelimit_storage_uri == "redis://cache"
-    assert config.rate_limit_saves == RATE_LIMIT_DEFAULTS["RATE_LIMIT_SAVES"]
+    assert config.rate_limit_saves_per_day == 5 and config.rate_limit_exempt == ("10.0.0.1", "::1")
+    assert config.saved_storage_limit_mb == SAVED_STORAGE_LIMIT_MB
+    assert load_config({}).rate_limit_saves_per_day == SAVES_PER_DAY
     assert config.instance_path == tmp_path and config.database_url == f"sqlite:///{tmp_path / 'adjudicator.db'}"
     assert config.db_pool_size == 2
     assert config.flask_config()["TESTING"] is True
@@ -30,9 +31,13 @@ def test_the_given_mapping_wins_over_the_environment_which_wins_over_the_default
 def test_a_pool_size_that_is_not_a_number_is_refused_naming_the_variable():
     with pytest.raises(ValueError, match="DB_POOL_SIZE"):
         load_config({"DB_POOL_SIZE": "many"})
+    with pytest.raises(ValueError, match="SAVED_STORAGE_LIMIT_MB"):
+        load_config({"SAVED_STORAGE_LIMIT_MB": "lots"})
 
 
-def test_only_the_app_factory_reads_the_environment():
+def test_only_the_app_factory_and_the_stacks_launcher_read_the_environment():
+    """``serving/__main__.py`` is the process `make serve` starts (it runs the app in gunicorn
+    workers, which read their own environment through ``app.py``); it reads its own once too."""
     readers = set()
     for path in PACKAGE.rglob("*.py"):
         if "static" in path.relative_to(PACKAGE).parts:
@@ -41,7 +46,7 @@ def test_only_the_app_factory_reads_the_environment():
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv") and \
                     isinstance(node.value, ast.Name) and node.value.id == "os":
                 readers.add(str(path.relative_to(PACKAGE)))
-    assert readers == {"app.py"}
+    assert readers == {"app.py", "serving/__main__.py"}
 
 
 def test_only_db_creates_database_engines_and_sessions():

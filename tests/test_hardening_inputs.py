@@ -106,7 +106,8 @@ def test_m44_file_over_its_size_limit_is_413_naming_the_body_and_the_limit(clien
         content_type = "multipart/form-data; boundary=b0und"
         body = (b'--b0und\r\nContent-Disposition: form-data; name="file"; filename="big.m44"\r\n'
                 b"Content-Type: application/octet-stream\r\n\r\n" + body + b"\r\n--b0und--\r\n")
-    response = client.post("/api/v1/import/m44", data=body, content_type=content_type)
+    response = client.post("/api/v1/import/m44", data=body, content_type=content_type,
+                           headers={"Sec-Fetch-Site": "same-origin"})
     assert response.status_code == 413
     error = response.get_json()["error"]
     assert (error["code"], error["field"]) == ("too_large", "(body)")

@@ -21,7 +21,7 @@ def imported(client: FlaskClient, name: str, upload: bool = False) -> dict[str, 
     data = (SAMPLES / f"{name}.m44").read_bytes()
     if upload:
         response = client.post("/api/v1/import/m44", data={"file": (BytesIO(data), f"{name}.m44")},
-                               content_type="multipart/form-data")
+                               content_type="multipart/form-data", headers={"Sec-Fetch-Site": "same-origin"})
     else:
         response = client.post("/api/v1/import/m44", data=data, content_type="application/json")
     assert response.status_code == 200, response.get_json()

@@ -14,8 +14,10 @@ also gives the hexes that unit sees (``in_sight``), from the same sweep. Work is
   not assessed one by one;
 - at most ``MAX_PAIRS`` pairs are assessed per map; a bigger map says ``truncated`` and how many
   pairs it holds in all (ask for one ``unit`` to see all of its battles);
-- the sweep is at most one origin per unit (``MAX_UNITS``) on a fixed board, and every origin
-  swept and pair assessed is charged to the request's work budget (``engine.budget``)."""
+- the sweep is at most one origin per unit (``MAX_UNITS``) on a fixed board; the work actually
+  done is charged to the request's work budget (``engine.budget``): each pair ruled
+  (``PAIR_WORK``, before any is), each origin swept by the shadows it joins, each line walked by
+  its length, each plateau group once per situation."""
 
 from __future__ import annotations
 
@@ -24,14 +26,20 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
-from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.geometry import Board, Hex, hex_json
 from adjudicator.engine.los import sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
-MAX_PAIRS = 1000
-"""Most battles assessed in one map (about 0.1 ms of CPU each today: a crowded map stays near 0.1 s).
-One unit's map (as attacker or target) is at most 2 × (MAX_UNITS − 1) pairs, under this cap."""
+PAIR_WORK = 12
+"""Work units one pair's ruling is charged (``assess_battle``: about a tenth of a millisecond, as
+much as a dozen retreat steps); the sweep and each line walked are charged where they are done
+(``los.sight_map``, ``los.line_of_sight``), and the plateau groups once per situation."""
+MAX_PAIRS = 500
+"""Most battles assessed in one map: each is a whole ``/battle`` ruling (about 0.1 ms of CPU), and
+the costliest map must stay well under 100 ms (``bench/hostile.py``). One unit's map (as attacker
+or target) is at most 2 × (MAX_UNITS − 1) = 398 pairs, under this cap: the builder's maps are
+never cut."""
 
 
 def reach(rulebook: Rulebook, unit: Unit) -> int:
@@ -87,16 +95,24 @@ def fire_map(
     combat_card = resolve_entry(rulebook, combat_card, "combat_card", "combat_card")
     chosen: list[tuple[Unit, Unit]] = []
     pairs = beyond = 0
+    # every unit's place read once, enemies listed once per side (in situation order): 200 units
+    # are 20,000 attacker-target pairs to sort by distance
+    placed = [(u, u.hex.row, u.hex.col) for u in situation.units]
+    enemies = {side: [p for p in placed if p[0].side != side] for side in {u.side for u in situation.units}}
+    alone = [] if unit is None else [(unit, unit.hex.row, unit.hex.col)]
     for attacker in situation.units:
         # with ``unit``: all of its targets when it attacks, else only itself as the target
-        targets = situation.units if unit is None or attacker.id == unit.id else (unit,)
-        if unit is not None and attacker.id != unit.id and attacker.side == unit.side:
+        if unit is None or attacker.id == unit.id:
+            targets = enemies[attacker.side]
+        elif attacker.side != unit.side:
+            targets = alone
+        else:
             continue
         longest = reach(rulebook, attacker)
-        for target in targets:
-            if target.side == attacker.side:
-                continue
-            if distance(attacker.hex, target.hex) > longest:
+        row, col = attacker.hex.row, attacker.hex.col
+        for target, target_row, target_col in targets:
+            dr, dc = abs(row - target_row), abs(col - target_col)
+            if (dr + (dc - dr) // 2 if dc > dr else dr) > longest:  # geometry.distance, inline
                 beyond += 1
                 continue
             pairs += 1
@@ -106,7 +122,7 @@ def fire_map(
     origins = dict.fromkeys(a.hex for a, _ in chosen if board.contains(a.hex))
     if unit is not None and board.contains(unit.hex):
         origins[unit.hex] = None
-    charge(len(origins) + len(chosen))  # one sweep per origin, one ruling per pair (engine.budget)
+    charge(PAIR_WORK * len(chosen))  # before any is ruled: a map over the budget is refused at once
     sight = sight_map(situation, rulebook, origins) if origins else {}
     battles = tuple(assess_battle(situation, rulebook, attacker.id, target.id, card=card, combat_card=combat_card,
                                   sight=sight) for attacker, target in chosen)

@@ -22,13 +22,14 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
+from adjudicator.engine.budget import charge
 from adjudicator.engine.core_ids import LOS_RULE
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Board, Hex, distance, hex_json
 from adjudicator.engine.reasons import EntryRef, Reason, UnitRef
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
-from adjudicator.engine.situation import HexState, Situation
+from adjudicator.engine.situation import Situation
 from adjudicator.engine.wording import entry_ref, hex_ref, say, say_params, unit_ref
 
 __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
@@ -36,6 +37,8 @@ __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfS
 
 READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crossed"}
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
+SHADOWS_PER_UNIT = 32
+"""Shadows (bit sets of a board's size) joined in a sweep per work unit charged."""
 LAKE_READING = "contiguous_touched"
 """Lake hexes count only as a run of two or more contiguous lake hexes crossed or run along."""
 
@@ -154,12 +157,31 @@ class _Obstructions:
 def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: str) -> set[Hex] | None:
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
     ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
-    def member(state: HexState) -> bool:
-        return any((rules := rulebook.feature(f)) is not None and rules.plateau == group for f in state.features())
+    component = plateau_components(situation, rulebook, group).get(start)
+    return None if component is None else set(component)
 
-    if not member(situation.hex_state(start)):
-        return None
-    return _component(start, {h for h, state in situation.hexes.items() if member(state)})
+
+def plateau_components(situation: Situation, rulebook: Rulebook, group: str) -> dict[Hex, frozenset[Hex]]:
+    """Every hex of plateau ``group`` -> the contiguous group holding it (content ``hill``).
+
+    Worked out once per situation and group, then kept with the situation: a battle's terrain
+    reduction, each line walked across the group and the sight sweep all ask, and a board that is
+    one plateau (every hex a mountain) made each of them walk the whole board again (1,334 times
+    for one fire map). The walk is charged to the work budget, hex by hex."""
+    key = f"plateau:{group}"
+    found = situation.memo.get(key)
+    if not isinstance(found, dict):
+        members = {h for h, state in situation.hexes.items()
+                   if any((rules := rulebook.feature(f)) is not None and rules.plateau == group
+                          for f in state.features())}
+        charge(len(members) + 1)
+        found = {}
+        for h in members:
+            if h not in found:
+                component = frozenset(_component(h, members))
+                found.update(dict.fromkeys(component, component))
+        situation.memo[key] = found
+    return found
 
 
 def _component(start: Hex, members: set[Hex]) -> set[Hex]:
@@ -178,6 +200,7 @@ def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target:
     d = distance(origin, target)
     line = trace(origin, target)
     board = situation.board
+    charge(1 + len(line.crossed) + len(line.edges))  # the hexes this walk looks at (engine.budget)
     if d <= 1:
         said = say("los.same_hex" if d == 0 else "los.adjacent", LOS_RULE)
         return LineOfSight(origin, target, d, True, (), (), (), (), (said,), dict(READINGS))
@@ -289,14 +312,14 @@ class _Sweep:
         # Per plateau group with obstructing hexes: those hexes, and each member's component.
         self.groups: list[tuple[int, dict[int, int]]] = []
         for group, obstructing in plateaus.items():
-            members = {h for h, state in situation.hexes.items()
-                       if any((r := rulebook.feature(f)) is not None and r.plateau == group for f in state.features())}
             component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
-            for h in members:
-                if index.get(h) is not None and index[h] not in component_of:
-                    component = _component(h, members)
-                    bits = sight.mask(component)
-                    component_of.update(dict.fromkeys((index[x] for x in component if x in index), bits))
+            bits_of: dict[int, int] = {}  # a component (by id) -> its bits, worked out once
+            for h, component in plateau_components(situation, rulebook, group).items():
+                if index.get(h) is not None:
+                    bits = bits_of.get(id(component))
+                    if bits is None:
+                        bits = bits_of[id(component)] = sight.mask(component)
+                    component_of[index[h]] = bits
             self.groups.append((obstructing, component_of))
         self._lists: dict[int, list[int]] = {}
         self.on_plateau = {i for _, component_of in self.groups for i in component_of}
@@ -333,7 +356,9 @@ class _Sweep:
         cross, runs = self.sight.cross[si], self.sight.runs[si]
         out = 0
         for targets, obstruct in self.classes(si):
-            shadow = reduce(or_, map(cross.__getitem__, self.obstructed(obstruct)), 0)
+            obstructed = self.obstructed(obstruct)
+            charge(1 + (len(obstructed) + len(runs)) // SHADOWS_PER_UNIT)  # the shadows joined (engine.budget)
+            shadow = reduce(or_, map(cross.__getitem__, obstructed), 0)
             for both, targets_along in runs:
                 if obstruct & both == both:  # reading 1: an edge blocks when both its sides do
                     shadow |= targets_along

@@ -25,8 +25,9 @@ class Names(Protocol):
     docs: dict[int, Doc]
     phrases: dict[str, list[tuple[int, tuple[str, ...]]]]
     """First stem of a name -> (docnum, the name's stems) of every entry with such a name."""
-    name_order: Mapping[int, int]
-    """docnum -> where its name comes in alphabetical order, case aside (``name_order``)."""
+    @property
+    def name_order(self) -> Mapping[int, int]:
+        """docnum -> where its name comes in alphabetical order, case aside (``name_order``)."""
 
 
 def name_order(docs: Mapping[int, Doc]) -> dict[int, int]:

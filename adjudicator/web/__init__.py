@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, render_template
-from flask_compress import Compress
 
 from adjudicator.web.errors import error_json, register_error_handlers, wants_json
 
@@ -23,6 +22,7 @@ def register(app: Flask) -> None:
         sources,
     )
     from adjudicator.web.budget import register_budget
+    from adjudicator.web.compression import register_compression
     from adjudicator.web.context import register_context
     from adjudicator.web.security import close_file_responses, page_etags, register_security
 
@@ -30,7 +30,7 @@ def register(app: Flask) -> None:
     register_budget(app)
     register_context(app)
     register_security(app)
-    Compress(app)
+    register_compression(app)  # compressed once per body, not per request
     app.after_request(page_etags)  # after Compress, so it runs before it (tags on plain bytes)
     app.after_request(close_file_responses)  # after Compress, so it runs before it
     for module in (pages, sources, api_rules, api_engine, search_views, builder, situations, m44_upload,

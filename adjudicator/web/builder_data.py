@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from flask import current_app, url_for
 
+from adjudicator.config import current
 from adjudicator.content.loader import Catalogue
 from adjudicator.engine.geometry import BOARDS, Board
 from adjudicator.engine.rulebook import (
@@ -184,7 +185,10 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_SAVED_FLAGS,
-                   "max_saved_bytes": MAX_SAVED_BYTES},
+                   "max_saved_bytes": MAX_SAVED_BYTES,
+                   # a share link unpacks to at most the largest body the API takes: no situation
+                   # it can rule on is bigger, and a link that inflates past it is refused unread
+                   "max_link_bytes": current().max_content_length},
     }
 
 

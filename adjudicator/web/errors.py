@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
 from werkzeug.exceptions import HTTPException, NotFound
 
 from adjudicator.config import app_config
@@ -67,12 +67,22 @@ def register_error_handlers(app: Flask) -> None:
         return None
 
     @app.errorhandler(OperationalError)
-    def storage_unavailable(exc: OperationalError) -> Any:
-        """Disk full, a read-only database file, the database server gone: the storage failed,
-        not the code. 503 naming it, with Retry-After; reads that need no write keep working."""
-        app.logger.error("storage unavailable on %s: %s", request.path, exc.orig)
+    @app.errorhandler(InterfaceError)
+    @app.errorhandler(PendingRollbackError)  # the connection died inside this request's transaction
+    def storage_unavailable(exc: DBAPIError | PendingRollbackError) -> Any:
+        """Disk full, a read-only database file, the database server gone (even in the middle of
+        the request): the storage failed, not the code. 503 naming it, with Retry-After; reads that
+        need no write keep working. A write may have reached the database before it went (a commit
+        whose answer was lost), so a write's answer never claims that nothing was stored: it says
+        a retry is safe, which it is (the same situation saved again gets the same id)."""
+        app.logger.error("storage unavailable on %s: %s", request.path, getattr(exc, "orig", exc))
+        if request.method in ("GET", "HEAD"):
+            outcome = "Try again later."
+        else:
+            outcome = ("What you sent may or may not have been stored: send it again once it is back. That is "
+                       "safe: the same situation saved again gets the same id, never a second copy.")
         message = (f"The database ({database_kind(app)}) cannot be used right now (disk full, read-only or "
-                   f"unreachable); nothing was saved. Try again later.")
+                   f"unreachable). {outcome}")
         if wants_json():
             response, status = error_json(503, "storage_unavailable", message, "(storage)")
         else:
@@ -81,6 +91,14 @@ def register_error_handlers(app: Flask) -> None:
             status = 503
         response.headers["Retry-After"] = str(STORAGE_RETRY_AFTER)
         return response, status
+
+    @app.errorhandler(DBAPIError)
+    def database_error(exc: DBAPIError) -> Any:
+        """Any other error of the database driver: a connection the driver found broken is the
+        storage gone (503, as above); anything else is a bug (500)."""
+        if exc.connection_invalidated:
+            return storage_unavailable(exc)
+        return server_error(exc)
 
     @app.errorhandler(Exception)
     def server_error(exc: Exception) -> Any:

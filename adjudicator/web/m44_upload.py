@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -11,6 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from adjudicator.m44 import M44Error, import_m44, loads
 from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import no_lone_surrogates
 
 bp = Blueprint("m44", __name__)
 
@@ -28,7 +30,7 @@ def import_scenario() -> Any:
         # JSON body (which needs a CORS preflight) or a file upload is accepted
         raise ApiError(f"send the .m44 file as {' or '.join(M44_TYPES)}", field="(body)", status=415,
                        code="unsupported_media_type")
-    if request.mimetype == "multipart/form-data" and request.headers.get("Sec-Fetch-Site") == "cross-site":
+    if request.mimetype == "multipart/form-data" and not same_site_upload():
         raise ApiError("a form upload must come from this site", field="(body)", status=403, code="cross_site")
     too_large = ApiError(f"the file is larger than {MAX_M44_BYTES} bytes", field="(body)", status=413,
                          code="too_large")
@@ -44,7 +46,24 @@ def import_scenario() -> Any:
     if not raw.strip():
         raise ApiError("send the .m44 file as the request body", field="(body)", code="empty")
     try:
-        result = import_m44(loads(raw), current_rulebook())
+        document = loads(raw)
+        no_lone_surrogates(document, raw)
+        result = import_m44(document, current_rulebook())
     except M44Error as exc:
         raise ApiError(exc.message, field=exc.field, code="invalid_m44") from None
     return jsonify(result.to_dict())
+
+
+def same_site_upload() -> bool:
+    """Whether a form upload comes from one of this site's pages. A form is what a page on any
+    other site may post without asking, so it must say where it comes from: ``Sec-Fetch-Site``
+    (every current browser sends it) must not be ``cross-site``; without it (an older browser, a
+    privacy extension), the ``Origin`` — or, failing that, the ``Referer`` — must name this host.
+    A request naming neither is refused: a script uploads the file as JSON instead."""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site != "cross-site"
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if not source or source == "null":
+        return False
+    return urlsplit(source).netloc.lower() == request.host.lower()

@@ -117,23 +117,36 @@ def offline_page() -> str:
 
 @bp.get("/api/v1/search-data")
 def search_data() -> Any:
-    """A compact copy of what search needs, for searching in the browser when offline."""
+    """A compact copy of what search needs, for searching in the browser when offline. The same
+    bytes until the content or the index changes: built once per worker and kept (behind
+    `make serve`'s proxy the file rendered ahead is sent instead, ``serving.pages``)."""
+    from adjudicator import search
+
     catalogue = current_catalogue()
+    generation = search.opened(Path(current_app.instance_path))
+    key = (catalogue.content_hash, id(generation))
+    kept = current_app.extensions.get("search_data")
+    if kept is None or kept[0] != key:
+        kept = current_app.extensions["search_data"] = (key, _search_data(catalogue))
+    response = current_app.response_class(kept[1], mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def _search_data(catalogue: Catalogue) -> bytes:
     entries = [
         [e.id, e.kind, e.meta.name, [*e.meta.aliases, *e.meta.terms], e.meta.summary,
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
         for e in catalogue.entries.values()
     ]
     synonyms_path = current().content_dir / "synonyms.yaml"
-    response = jsonify({
+    return jsonify({
         "version": catalogue.content_hash[:12],
         "fields": ["id", "kind", "name", "aliases", "summary", "url"],
         "entries": entries,
         "synonyms": _synonyms(str(synonyms_path)),
         "ranking": _ranking(),
-    })
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    }).get_data()
 
 
 def _ranking() -> dict[str, Any]:

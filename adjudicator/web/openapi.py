@@ -463,7 +463,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
             404: "no such entry", 413: "the body is too large", 415: "the body is not JSON",
             422: "the ruling needs more engine work than one request may spend (`too_complex`)",
             429: "too many requests from this client; see `Retry-After`",
-            503: "the storage is full, read-only or unreachable; see `Retry-After`"}
+            503: "the storage is full, read-only or unreachable, or the server cannot answer; see `Retry-After`",
+            507: "the store of saved situations is full (`storage_full`); nothing was saved"}
     return {str(s): {"description": text[s], "content": {"application/json": {"schema": {"$ref": "#/components/"
                                                                                                   "schemas/Error"}}}}
             for s in statuses}
@@ -550,7 +551,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/situations": _post(
             "Save a situation under a short id", "SaveRequest", "SavedSituation",
             "A situation plus the builder's selection; stored read-only, never overwritten.",
-            answer="saved", status=201, errors=(400, 413, 415, 429, 503)),
+            answer="saved", status=201, errors=(400, 413, 415, 429, 503, 507)),
         "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
             {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "pattern": SAVED_ID.pattern}},
         ], (404,)),

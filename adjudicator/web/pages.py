@@ -38,6 +38,10 @@ def home() -> str:
 
 @bp.get("/rules/")
 def index() -> str:
+    return _kept("/rules/", _render_index)
+
+
+def _render_index() -> str:
     rows = get_session().exec(select(EntryRow).order_by(EntryRow.name)).all()
     by_kind: dict[str, list[EntryRow]] = {kind: [] for kind in KIND_LABELS}
     for row in rows:
@@ -45,12 +49,25 @@ def index() -> str:
     return render_template("rules_index.html", by_kind=by_kind)
 
 
+def _kept(key: str, render: Any) -> str:
+    """A page that changes only with a content build, rendered once per worker and kept."""
+    catalogue = current_app.extensions["catalogue"]
+    cache: dict[tuple[str, str], str] = current_app.extensions.setdefault("list_pages", {})
+    found = cache.get((key, catalogue.content_hash))
+    if found is None:
+        found = cache[(key, catalogue.content_hash)] = render()
+    return found
+
+
 @bp.get("/rules/<kind>/")
 def kind_list(kind: str) -> str:
     if kind not in KIND_LABELS:
         abort(404, description=f"There is no kind of rule called {kind!r}.")
-    rows = get_session().exec(select(EntryRow).where(EntryRow.kind == kind).order_by(EntryRow.name)).all()
-    return render_template("kind_list.html", kind=kind, rows=rows)
+    def render() -> str:
+        rows = get_session().exec(select(EntryRow).where(EntryRow.kind == kind).order_by(EntryRow.name)).all()
+        return render_template("kind_list.html", kind=kind, rows=rows)
+
+    return _kept(f"/rules/{kind}/", render)
 
 
 PAGE_CACHE_SIZE = 512

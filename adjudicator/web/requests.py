@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,6 +19,48 @@ from adjudicator.web.errors import ApiError
 T = TypeVar("T")
 
 MAX_DEPTH = 8
+ESCAPED_SURROGATE = re.compile(rb"\\[uU][dD][89a-fA-F]")
+"""A JSON escape of a UTF-16 surrogate: the only way a lone one can reach a parsed string (raw
+bytes must be valid UTF-8, which has none)."""
+
+
+def lone_surrogate(value: Any, path: str = "") -> str | None:
+    """The field (``units[1].id``, ``title``) of the first string in ``value`` holding a lone
+    surrogate (``"\\ud800"``): valid JSON, but not text — it cannot be written as UTF-8 (a page, a
+    save, PostgreSQL), which used to end in a 500. A key holding one is named by its object."""
+    if isinstance(value, str):
+        return path or "(body)" if not _is_text(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not _is_text(key):
+                return path or "(body)"
+            found = lone_surrogate(item, f"{path}.{key}" if path else key)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = lone_surrogate(item, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def no_lone_surrogates(data: Any, raw: bytes, prefix: str = "") -> None:
+    """A 400 naming the field when a string of ``data`` (parsed from ``raw``) holds a lone surrogate."""
+    if ESCAPED_SURROGATE.search(raw) is None:
+        return  # no surrogate escape at all: nothing to walk
+    field = lone_surrogate(data, prefix)
+    if field is not None:
+        raise ApiError(f"`{field}` holds a lone UTF-16 surrogate (a \\ud800–\\udfff escape without its pair), "
+                       "which is not text; send the text itself", field=field, code="invalid_text")
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -51,6 +94,7 @@ def json_body() -> dict[str, Any]:
         raise ApiError("the body must be a JSON object", field="(body)", code="invalid_json")
     if _depth(data) > MAX_DEPTH:
         raise ApiError(f"the JSON is nested more than {MAX_DEPTH} levels deep", field="(body)", code="too_deep")
+    no_lone_surrogates(data, raw)
     return data
 
 

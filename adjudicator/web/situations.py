@@ -2,7 +2,9 @@
 
 - ``POST /api/v1/situations`` saves one (validated by ``web/saved_document.py``, size-capped,
   stored under a fresh 8-character id that is never reused or overwritten; the same content saved
-  again answers the first id).
+  again answers the first id). A save counts against its address's saves of the day
+  (``ratelimit``) and the store's total (``storage_cap``), both in its own transaction, and is
+  acknowledged (201) only once committed.
 - ``GET /api/v1/situations/<id>`` returns it as JSON; ``GET /s/<id>`` opens it read-only in the
   builder."""
 
@@ -20,6 +22,8 @@ from sqlmodel import col, select
 
 from adjudicator.db import get_session
 from adjudicator.models import SaveDigest, SavedSituation
+from adjudicator.ratelimit import client_address, quota, refused, too_many_saves
+from adjudicator.storage_cap import cap, storage_full
 from adjudicator.web.builder import builder_page
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
@@ -57,6 +61,12 @@ def save() -> Any:
         # a retry of a save whose answer was lost gets the answer the first would have had: same
         # content, same id, nothing stored twice
         return _created(existing)
+    over = refused(client_address(), session)
+    if over is not None:
+        return over
+    store = cap()
+    if store is not None and store.full_for(size, session):
+        return storage_full(store.limit)  # a read: a full store refuses without writing
     for _ in range(8):
         # 8 URL-safe characters, 48 random bits: an id already taken fails the insert (its primary
         # key) and the next one is tried, so no lookup is spent on the ~never-taken case
@@ -64,7 +74,15 @@ def save() -> Any:
         row = SavedSituation(id=saved_id, data=text, size=size)
         session.add(row)
         session.add(SaveDigest(digest=digest, saved_id=saved_id))
-        try:
+        limit = quota()
+        answer = _saved_json(row)  # before the commit: nothing is read back after it
+        try:  # the counts' statements flush the rows first: a taken id fails there or at the commit
+            if limit is not None and not limit.charge(session, client_address()):
+                session.rollback()  # another save from this address took today's last one meanwhile
+                return too_many_saves(limit.per_day)
+            if store is not None and not store.charge(session, size):
+                session.rollback()  # other saves filled the store meanwhile
+                return storage_full(store.limit)
             session.commit()
         except IntegrityError:  # the same id (or the same content) saved between our check and insert
             session.rollback()
@@ -72,8 +90,10 @@ def save() -> Any:
             if existing is not None:
                 return _created(existing)
             continue
-        session.refresh(row)
-        return _created(row)
+        # Acknowledged only once committed. A failure during the commit itself (the database gone
+        # mid-request) is a 503 saying the save may or may not be stored (``web.errors``): a retry
+        # of the same content gets the same id either way.
+        return _created_answer(answer)
     raise ApiError("could not find a free id; try again", status=503, code="busy")
 
 
@@ -92,9 +112,13 @@ def _already_saved(digest: str) -> SavedSituation | None:
 
 
 def _created(row: SavedSituation) -> Any:
-    response = jsonify(_saved_json(row))
+    return _created_answer(_saved_json(row))
+
+
+def _created_answer(answer: dict[str, Any]) -> Any:
+    response = jsonify(answer)
     response.status_code = 201
-    response.headers["Location"] = url_for("situations.saved_page", saved_id=row.id)
+    response.headers["Location"] = answer["url"]
     return response
 
 

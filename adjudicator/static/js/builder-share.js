@@ -6,7 +6,7 @@
 import {postJSON} from './builder-api.js';
 import {$, fill, h, pct} from './builder-dom.js';
 import {hexLabel} from './builder-results.js';
-import {decodeFragment, encodeFragment, key, savedDoc} from './builder-state.js';
+import {LinkTooLarge, decodeFragment, encodeFragment, key, savedDoc} from './builder-state.js';
 import {message} from './builder-view.js';
 
 /** "1 unit", "2 units". */
@@ -69,13 +69,18 @@ export class Share {
     const fragment = location.hash.replace(/^#/, '');
     if (!fragment || fragment === this.lastFragment) return;
     try {
-      const decoded = await decodeFragment(fragment);
+      const decoded = await decodeFragment(fragment, this.content.limits.max_link_bytes);
       if (decoded) {
         this.lastFragment = fragment;
         this.load(decoded, {push: false});
       }
     } catch (err) {
-      message(`This link is damaged (${err.message}); starting from an empty board.`, 'error');
+      if (err instanceof LinkTooLarge) {
+        message(`This link was not opened: ${err.message}. A link this builder makes is a few KB; `
+          + 'ask for the link again, or for a saved one (/s/…).', 'error');
+      } else {
+        message(`This link is damaged (${err.message}); starting from an empty board.`, 'error');
+      }
     }
   }
 

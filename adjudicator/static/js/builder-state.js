@@ -199,14 +199,50 @@ export async function encodeFragment(state) {
   return `s=${toBase64url(bytes)}`;
 }
 
-/** The state a fragment encodes, null when there is none; throws on a damaged link. */
-export async function decodeFragment(fragment) {
+/** A link that would unpack to more than `limit` bytes: refused before it is read. */
+export class LinkTooLarge extends Error {
+  constructor(limit) {
+    super(`it unpacks to more than ${Math.round(limit / 1024)} KB, more than any board holds`);
+    this.limit = limit;
+  }
+}
+
+/** `bytes` inflated, reading no more than `limit` bytes of output: a 136 KB link can inflate to
+ * 100 MB (a deflate stream may pack a thousand to one), which used to take the tab down. */
+async function inflate(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const {done, value} = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new LinkTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** The state a fragment encodes, null when there is none; throws on a damaged link, and
+ * LinkTooLarge on one that holds more than `limit` bytes of situation. */
+export async function decodeFragment(fragment, limit) {
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   let bytes;
   if (params.get('z')) {
     if (!canDeflate) throw new Error('this browser cannot read compressed links');
-    bytes = await pipe(fromBase64url(params.get('z')), new DecompressionStream('deflate-raw'));
+    if (params.get('z').length > limit) throw new LinkTooLarge(limit);
+    bytes = await inflate(fromBase64url(params.get('z')), limit);
   } else if (params.get('s')) {
+    if (params.get('s').length * 3 / 4 > limit) throw new LinkTooLarge(limit);
     bytes = fromBase64url(params.get('s'));
   } else {
     return null;

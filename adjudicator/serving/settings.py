@@ -1,0 +1,167 @@
+"""Every setting of the served stack, read once from the environment (README "Serving").
+
+The proxy's limits are per client address and live in nginx's shared memory: a request over a
+limit is answered 429 by nginx and never reaches the app. The numbers are chosen for people at a
+table: a builder change asks for about three rulings, a service worker's first visit fetches
+~230 pages at once, a browser opens six connections."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator import REPO_ROOT
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A per-address request rate: ``amount`` per ``per`` ("second" or "minute"), and a burst of
+    ``burst`` more answered at once before the rate applies (nginx ``limit_req ... nodelay``)."""
+
+    amount: int
+    per: str
+    burst: int
+
+    def nginx(self) -> str:
+        return f"{self.amount}r/{'s' if self.per == 'second' else 'm'}"
+
+    def retry_after(self) -> int:
+        """Seconds until the leaky bucket lets one more request through."""
+        return max(1, -(-(1 if self.per == "second" else 60) // self.amount))
+
+    def text(self) -> str:
+        return f"{self.amount} per {self.per}; burst {self.burst}"
+
+
+RATE = re.compile(r"^\s*(\d+)\s*(?:per|/)\s*(second|minute)\s*(?:;\s*burst\s*(\d+))?\s*$")
+
+PAGES = Rate(30, "second", 300)
+"""``GET`` of pages, search and the JSON API (not static files): a first visit's service worker
+precaches ~230 pages at once, within the burst."""
+ENGINE = Rate(10, "second", 40)
+"""Every ``POST /api/…`` but saves (rulings, ``.m44`` import)."""
+SAVES = Rate(20, "minute", 20)
+"""``POST /api/v1/situations``; the app also counts saves per day (``adjudicator.ratelimit``)."""
+CONNECTIONS_PER_ADDRESS = 32
+"""Open connections per client address (a browser opens six; a table's shared address a few
+browsers' worth)."""
+
+HEADER_TIMEOUT = 10
+"""Seconds to send the request line and headers."""
+BODY_TIMEOUT = 10
+"""Seconds between two reads of a request body (nginx reads the whole body before the app sees
+it, so a trickled body holds a few kilobytes of nginx, never a worker)."""
+SEND_TIMEOUT = 10
+"""Seconds between two writes of a response a client does not read."""
+KEEPALIVE_TIMEOUT = 15
+APP_TIMEOUT = 30
+"""gunicorn restarts a worker that spends longer on one request (the engine's work budget
+bounds every ruling far below this)."""
+PROXY_READ_TIMEOUT = APP_TIMEOUT + 5
+WORKER_CONNECTIONS = 8192
+"""Connections per nginx worker process (a proxied request holds two)."""
+UPLOAD_ENVELOPE = 64 * 1024
+"""The proxy buffers a body up to the largest the app accepts (a ``.m44`` file, ``MAX_M44_BYTES``)
+plus a form's envelope, and answers 413 beyond; the app applies each endpoint's own limit."""
+BODY_IN_MEMORY = 256 * 1024
+"""A body up to this size is buffered in memory, a larger one in a file of the instance folder."""
+
+
+def _rate(environ: Mapping[str, str], name: str, default: Rate) -> Rate:
+    raw = environ.get(name)
+    if not raw:
+        return default
+    match = RATE.match(raw)
+    if match is None:
+        raise SystemExit(f"{name}={raw!r}: write it as '<n> per second|minute; burst <n>'")
+    return Rate(int(match[1]), match[2], int(match[3] or 0))
+
+
+def _addresses(environ: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """A comma-separated list of addresses or networks (``127.0.0.1, 10.0.0.0/8``), checked."""
+    import ipaddress
+
+    found = tuple(a.strip() for a in environ.get(name, "").split(",") if a.strip())
+    for address in found:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise SystemExit(f"{name}: {address!r} is not an address or a network") from None
+    return found
+
+
+def _flag(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = environ.get(name)
+    return default if raw is None or raw == "" else raw.lower() not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 5000
+    workers: int = 2 * (os.cpu_count() or 1) + 1
+    app: str = "adjudicator:create_app()"
+    instance: Path = REPO_ROOT / "instance"
+    static_source: Path = REPO_ROOT / "adjudicator" / "static"
+    static_root: Path = REPO_ROOT / "build" / "static"
+    pages_root: Path = REPO_ROOT / "build" / "pages"
+    limits: bool = True
+    pages: Rate = PAGES
+    engine: Rate = ENGINE
+    saves: Rate = SAVES
+    connections: int = CONNECTIONS_PER_ADDRESS
+    exempt: tuple[str, ...] = field(default_factory=tuple)
+    real_ip_from: tuple[str, ...] = field(default_factory=tuple)
+    """Proxies in front of nginx (a TLS terminator, a load balancer) whose ``X-Forwarded-For``
+    names the client: without them every client would share the proxy's address and its limits."""
+    nginx: str = "nginx"
+
+    @property
+    def run_dir(self) -> Path:
+        """The stack's generated configuration, pid files, temporary bodies and logs: in the
+        instance folder, or, when that is read-only (it is then served as it is), a folder under
+        /tmp named after it."""
+        run = self.instance / "run"
+        try:
+            run.mkdir(parents=True, exist_ok=True)
+            probe = run / f".probe-{os.getpid()}"
+            probe.touch()
+            probe.unlink()
+            return run
+        except OSError:
+            import hashlib
+
+            return Path("/tmp") / f"adjudicator-run-{hashlib.sha256(str(self.instance).encode()).hexdigest()[:16]}"
+
+    @property
+    def socket(self) -> Path:
+        """gunicorn's unix socket: in the instance folder when its path fits a socket address
+        (108 bytes), else under /tmp named after the instance folder, so two clones (or two test
+        servers) never share one."""
+        path = self.run_dir / "app.sock"
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        if len(str(path)) < 100:
+            return path
+        import hashlib
+
+        return Path("/tmp") / f"adjudicator-{hashlib.sha256(str(self.instance).encode()).hexdigest()[:16]}.sock"
+
+
+def from_env(environ: Mapping[str, str], **given: object) -> Settings:
+    """The settings from ``environ`` (README "Serving"; the launcher passes its environment, read
+    once at start-up), with ``given`` on top."""
+    values: dict[str, object] = {
+        "instance": Path(environ.get("ADJUDICATOR_INSTANCE") or REPO_ROOT / "instance").resolve(),
+        "limits": _flag(environ, "RATELIMIT_ENABLED", True),
+        "pages": _rate(environ, "RATE_LIMIT_PAGES", PAGES),
+        "engine": _rate(environ, "RATE_LIMIT_ENGINE", ENGINE),
+        "saves": _rate(environ, "RATE_LIMIT_SAVES", SAVES),
+        "connections": int(environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
+        "exempt": _addresses(environ, "RATE_LIMIT_EXEMPT"),
+        "real_ip_from": _addresses(environ, "REAL_IP_FROM"),
+    }
+    values.update({k: v for k, v in given.items() if v is not None})
+    return Settings(**values)  # type: ignore[arg-type]
