@@ -8,6 +8,7 @@ import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
 import {faceIcon} from './builder-results.js';
 import {situationDoc} from './builder-state.js';
+import {bringIntoView} from './builder-view.js';
 
 export const FACES = ['infantry', 'armor', 'grenade', 'star', 'flag'];
 
@@ -78,7 +79,7 @@ export class Roll {
     this.choice = options.length === 1 ? 0 : null;
     this.onChange();
     // The outcome is what the player waits for: bring its first lines into the panel's view.
-    document.getElementById('roll-steps-h')?.scrollIntoView({block: 'start'});
+    bringIntoView(document.getElementById('roll-steps'));
     this.onAnswer?.();
   }
 
