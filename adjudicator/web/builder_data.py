@@ -173,13 +173,22 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                                                                               "units": units}[kind]}]
                    for kind, ids in COMMON.items()},
         # the one section an entry's rule is cited to (its first source) where no fact narrows it
-        "cite": {e.id: f"{e.meta.sources[0].document}, {e.meta.sources[0].section}"
-                 for e in catalogue.entries.values() if e.meta.sources},
+        "cite": {e.id: e.meta.sources[0].label for e in catalogue.entries.values() if e.meta.sources},
+        # the passage of each structured field, inherited ones too: a reason's rule + fact (contracts §4),
+        # as an index into ``cite_labels`` (each passage's text once: ~2.5 times smaller)
+        **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
                    "max_saved_bytes": MAX_SAVED_BYTES},
     }
+
+
+def _fact_citations(catalogue: Catalogue) -> dict[str, Any]:
+    labels: dict[str, int] = {}
+    fact_cite = {entry_id: {fact: labels.setdefault(c.source.label, len(labels)) for fact, c in cites.items()}
+                 for entry_id, cites in catalogue.citations.items() if cites}
+    return {"cite_labels": list(labels), "fact_cite": fact_cite}
 
 
 def _nation_label(code: str) -> str:

@@ -363,12 +363,33 @@ RESUPPLY_RESPONSE = {
         "supplier_figures": {"type": "integer", "minimum": 0},
     },
 }
+SOURCE = {
+    "type": "object",
+    "description": "A citation: the document (its page at `url`), the section, the page the section starts on "
+                   "(documents that print page numbers), and the structured fields that section decides.",
+    "required": ["document", "section", "page", "facts", "url", "secondary"],
+    "properties": {"document": {"type": "string"}, "section": {"type": "string"},
+                   "page": {"type": ["integer", "null"], "minimum": 1},
+                   "facts": {"type": "array", "items": {"type": "string"}},
+                   "url": {"type": "string"}, "secondary": {"type": "boolean"}},
+}
+CITATION = {
+    "type": "object",
+    "description": "The one passage that decides a structured field: a source, the entry whose sources list it "
+                   "(the entry's `base` for an inherited field) and the citation as a referee quotes it.",
+    "required": [*SOURCE["required"], "entry", "label"],
+    "properties": {**SOURCE["properties"], "entry": {"type": "string"}, "label": {"type": "string"}},
+}
 ENTRY_RESPONSE = {
     "type": "object",
-    "required": ["id", "kind", "name", "summary", "body", "sources"],
+    "required": ["id", "kind", "name", "summary", "body", "sources", "citations"],
     "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
                    "summary": {"type": "string"}, "body": {"type": "string"},
-                   "sources": {"type": "array", "items": {"type": "object"}}},
+                   "terms": {"type": "array", "items": {"type": "string"},
+                             "description": "Words the rules use that this entry defines."},
+                   "sources": {"type": "array", "items": SOURCE},
+                   "citations": {"type": "object", "additionalProperties": CITATION,
+                                 "description": "Structured field -> its citation (a reason's `fact`)."}},
 }
 INDEX_RESPONSE = {
     "type": "object", "required": ["entries"],
