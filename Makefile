@@ -23,7 +23,7 @@ PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.was
 # without them every process (each gunicorn worker, each test subprocess) recompiles the package.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run serve test lint build check browser clean
+.PHONY: run serve test lint build check browser clean lighthouse
 
 # The venv is made without pip and filled by uv (PyPI, pinned below): it resolves and installs the
 # project and its test tools in ~9 s from a cold cache where pip took ~24 s, and compiles their
@@ -109,6 +109,20 @@ $(ESLINT): $(JSTOOLS)/package.json $(JSTOOLS)/package-lock.json
 	cd $(JSTOOLS) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# Lighthouse for bench/lighthouse.py, at the version bench/js/package-lock.json pins (the last line
+# that runs on Debian's Node 20), installed once into bench/js/node_modules/ (ignored by git). Not
+# part of `make test`: a run takes minutes.
+BENCHJS := bench/js
+LIGHTHOUSE := $(BENCHJS)/node_modules/.bin/lighthouse
+
+$(LIGHTHOUSE): $(BENCHJS)/package.json $(BENCHJS)/package-lock.json
+	$(NPM)
+	cd $(BENCHJS) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lighthouse: build browser $(LIGHTHOUSE)
+	$(BIN)/python bench/lighthouse.py
+
 lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check adjudicator tests bench
 	$(JSLINT)
@@ -120,4 +134,4 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser
 	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$$(bash .ci/postgres.sh)}" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) $(JSTOOLS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/artifacts adjudicator/static/offline
+	rm -rf $(VENV) $(JSTOOLS)/node_modules $(BENCHJS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/artifacts adjudicator/static/offline

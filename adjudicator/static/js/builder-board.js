@@ -141,10 +141,18 @@ export class BoardView {
     this.selected = ui.selected;
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
-    for (const [k, {g, top, hex}] of this.cells) {
+    for (const [k, entry] of this.cells) {
       const cell = state.hexes.get(k) || {};
       const unit = unitsAt.get(k) || null;
-      this.renderHex(g, top, hex, cell, unit, state, ui);
+      // A hex is drawn again only when what it shows changed: a tap redraws a few hexes, not the
+      // board (a hex whose name could not be measured yet is drawn again next time).
+      const selected = Boolean(ui.selected && ui.selected.row === entry.hex.row && ui.selected.col === entry.hex.col);
+      const role = unit ? (unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : '') : '';
+      const sig = JSON.stringify([cell, unit, selected, role]);
+      if (entry.sig === sig) continue;
+      this.unmeasured = false;
+      this.renderHex(entry.g, entry.top, entry.hex, cell, unit, state, ui);
+      entry.sig = this.unmeasured ? null : sig;
     }
   }
 
@@ -202,7 +210,11 @@ export class BoardView {
     const width = (t) => { probe.textContent = t; return probe.getComputedTextLength(); };
     let out = suffix ? `${text} ${suffix}` : text;
     const full = width(out);
-    if (full === 0) { probe.remove(); return out; }  // not laid out (hidden): measure next time
+    if (full === 0) { // not laid out (hidden): measure next time
+      probe.remove();
+      this.unmeasured = true;
+      return out;
+    }
     if (full > NAME_WIDTH) {
       let cut = text.length - 1;
       while (cut > 2 && width(`${text.slice(0, cut)}.${suffix}`) > NAME_WIDTH) cut--;
@@ -353,8 +365,9 @@ export class BoardView {
       height: fixed && limit.length ? Math.min(...limit) - 2 : Infinity};
   }
 
-  /** The smallest scale whose words are still drawn at MIN_TEXT_PX: "Fit" never goes below it. */
-  readableScale() { return MIN_TEXT_PX / FONT; }
+  /** The smallest scale whose words are still drawn at MIN_TEXT_PX (a hair over, as the board's
+   * size is rounded to whole pixels): "Fit" never goes below it. */
+  readableScale() { return (MIN_TEXT_PX + 0.05) / FONT; }
 
   /** "Fit": as much of the board as the room shows with every word readable — the whole board
    * when it fits at that size, else the readable size (the board then pans). */

@@ -62,7 +62,11 @@ export class Ruling {
     const current = store.ui.tab;
     ruling.dataset.tab = tabs.length ? current : '';
     const list = $('#ruling-tabs');
-    list.hidden = !tabs.length;
+    // While a battle's ruling is on its way the tab row keeps its room (empty), so the verdict
+    // under it does not move when the tabs come.
+    const awaited = !tabs.length && store.attacker() && store.target() && store.ui.pending;
+    list.hidden = !tabs.length && !awaited;
+    list.classList.toggle('awaited', Boolean(awaited));
     fill(list, tabs.map(([id, label]) => h('button', {
       type: 'button', role: 'tab', class: 'r-tab', id: `tab-${id}`, 'data-fk': `tab-${id}`,
       'aria-selected': current === id ? 'true' : 'false',
@@ -154,7 +158,8 @@ export class Ruling {
     more.textContent = ui.expanded ? '▾' : '▴';
     $('#ruling-box').classList.toggle('expanded', open);
     document.body.classList.toggle('ruling-open', ui.expanded && !this.wide.matches);
-    $('#copy-ruling').hidden = !(ui.results.battle?.ok);
+    // Kept in place while there is nothing to copy (hidden, not removed), so the line never reflows.
+    $('#copy-ruling').style.visibility = ui.results.battle?.ok ? '' : 'hidden';
     this.renderActions();
   }
 

@@ -109,7 +109,7 @@ export class Settings {
         store.commit();
       });
       rules.append(h('div', {class: 'rule-check'}, box, h('label', {for: id}, r.name), ' ',
-        h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rules`}, 'rule')));
+        h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rule`}, 'rule')));
     }
   }
 

@@ -171,15 +171,25 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
   }, 150));
 }
 
+/** Let the browser breathe between the steps of the start (draw, answer a tap): each step is a
+ * short task of its own rather than one long one. */
+const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 async function start(data) {
   const parts = assemble(data);
   const {store, board, share, settings, readonly, wide, view} = parts;
-  $('#b-layout').hidden = false;
-  view.fitDock(); // the layout's place on the page, before the board is sized to it
   if (!wide.matches) {
     // On a phone the board and the ruling come first; the longer lists start folded.
     $('#examples-box').open = false;
+    $('#cards-box').open = false;
   }
+  // The layout shows with the board at its size (one task: nothing is seen to move), the dock
+  // once it holds the first ruling line (it appears at its height rather than growing).
+  $('#b-layout').hidden = false;
+  view.fitDock(); // the layout's place on the page, before the board is sized to it
+  board.setBoard(store.board());
+  board.centreView();
+  await pause();
   bind(parts);
   share.buildExamples();
   if (readonly) {
@@ -197,8 +207,6 @@ async function start(data) {
     board.centreView();
     board.reveal([store.attacker(), store.target()].filter(Boolean));
   } else {
-    board.setBoard(store.board());
-    board.centreView();
     if (location.hash.length > 1) await share.fromLocation();
     if (!share.lastFragment) {
       settings.sync();
@@ -206,13 +214,18 @@ async function start(data) {
     }
   }
   const {state} = store;
-  if (!wide.matches && !(state.card || state.combat_card || state.rules.length)) {
-    $('#cards-box').open = false;
-  }
+  if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
+  $('#b-dock').hidden = false;
+  view.fitDock();
   $('#builder').classList.add('ready');
 }
 
-// The offer of offline rulings shows at once, before (and even without) the page data.
-setupOffer();
+// The offer of offline rulings is asked for at once, with the page data; the page shows both
+// together (the offer drawn first, so it never pushes the page down), or the offer alone without
+// the data.
+const offered = setupOffer();
 const data = await loadData();
-if (data) start(data);
+if (data) {
+  await Promise.race([offered, new Promise((resolve) => { setTimeout(resolve, 1500); })]);
+  start(data);
+}

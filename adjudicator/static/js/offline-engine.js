@@ -251,12 +251,15 @@ async function renderOffer(box) {
 }
 
 /** Show the offer (or the on/off state) in #offline-offer, and keep an opted-in cache current:
- * a new engine or content version downloads its bundle and drops the old one. */
+ * a new engine or content version downloads its bundle and drops the old one. Returns when the
+ * offer is drawn (the builder shows its page then, so the offer never pushes what is below it). */
 export function setupOffer() {
   const box = document.getElementById('offline-offer');
-  if (box) renderOffer(box);
-  if (choice() !== 'on') return;
-  if (navigator.onLine) installEngine().catch(() => {});
-  else warm();
-  self.addEventListener('offline', () => warm());
+  const drawn = box ? renderOffer(box).catch(() => {}) : Promise.resolve();
+  if (choice() === 'on') {
+    if (navigator.onLine) installEngine().catch(() => {});
+    else warm();
+    self.addEventListener('offline', () => warm());
+  }
+  return drawn;
 }
