@@ -183,15 +183,36 @@ def test_the_standard_dispute_in_eight_taps_either_unit_first(screen, request, l
             assert page.locator(".hex.is-attacker").get_attribute("data-label") == f3
 
 
-def test_on_a_phone_the_ruling_opens_into_tabs_and_copy_says_it_copied(phone_page, live_server, app):
-    """The line unfolds into tabs, each showing its part alone with the line of sight still drawn
-    (and no more flags offered than dice); Copy says so on screen, where a phone shows it."""
+TIMING = """window.__taps = []; window.__verdicts = [];
+  document.addEventListener('pointerdown', () => window.__taps.push(performance.now()), true);
+  new MutationObserver(() => {
+    const said = document.querySelector('#b-summary .b-summary-verdict')?.textContent || '';
+    if (/✔|✖/.test(said)) window.__verdicts.push(performance.now());
+  }).observe(document, {subtree: true, childList: true, characterData: true});"""
+
+
+def test_on_a_phone_the_verdict_follows_the_tap_and_the_ruling_opens_into_tabs(phone_page, live_server, app):
+    """The ruling is asked the moment a tap makes a battle (no wait before asking; the verdict
+    follows as fast as the engine answers); the line unfolds into tabs, each showing its part alone
+    with the line of sight still drawn (and no more flags offered than dice); Copy says so on
+    screen, where a phone shows it."""
     page = phone_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script(TIMING)
     page.goto(live_server + "/builder")
     page.wait_for_selector("#builder.ready")
     dispute(page, True, True)
     settled(page)
+    # The 5th tap placed the armor: the first battle of the board, asked at once.
+    tap = page.evaluate("window.__taps")[4]
+    asked = page.evaluate("(t) => performance.getEntriesByType('resource').filter((e) => e.name.endsWith("
+                          "'/api/v1/battle') && e.startTime >= t).map((e) => e.startTime)[0]", tap)
+    verdict = page.evaluate("(t) => window.__verdicts.find((v) => v >= t)", tap)
+    print(f"tap to request {asked - tap:.1f} ms, tap to verdict {verdict - tap:.1f} ms")
+    # No wait before asking (it was 220 ms): what is left is the tap's own work in the page. The
+    # bound leaves room for a loaded machine; README quotes the times measured.
+    assert asked - tap < 200, f"the ruling was asked {asked - tap:.0f} ms after the tap"
+    assert verdict > asked
     page.locator("#b-summary").tap()
     assert page.locator("#sheet").is_hidden()
     for tab, words in (("los", "Clear"), ("retreat", "1 flag"), ("odds", "Expected hits"), ("dice", "in all")):
@@ -459,3 +480,110 @@ def test_hills_and_towns_differ_in_brightness_and_the_colour_switch_holds(deskto
     page.select_option("#theme", "")
     assert page.evaluate("document.documentElement.dataset.theme") is None
     assert page.evaluate(background) == "rgb(251, 248, 240)"  # the phone's (light) setting again
+
+
+def compact(state: dict) -> dict:
+    """A situation (the API's document plus the builder's selection) as the share link's compact
+    form (builder-state.js `compact`, version 1)."""
+    out: dict[str, Any] = {"v": 1}
+    for field, key in (("board", "b"), ("face", "e"), ("bottom_side", "s"), ("rules", "r"), ("attacker", "a"),
+                       ("target", "t"), ("card", "c"), ("combat_card", "k"), ("flags", "f"), ("title", "n")):
+        if state.get(field):
+            out[key] = state[field]
+    if state.get("overrun_battle"):
+        out["o"] = 1
+    out["h"] = [[x["row"], x["col"], x.get("terrain") or "", x.get("obstacle") or "", x.get("owner") or ""]
+                for x in state.get("hexes", [])]
+    out["u"] = [[u["id"], u["side"], u["type"], u["row"], u["col"], u.get("figures") or 0, u.get("start_figures") or 0,
+                 "+".join(u.get("badges", [])), u.get("nation") or "", u.get("moved") or 0,
+                 "_".join(f"{p['row']}.{p['col']}" for p in u.get("path") or [])] for u in state["units"]]
+    return out
+
+
+def renamed(state: dict) -> dict:
+    """The same situation with every unit id a token no word contains ("zq3k"), so any id that
+    reaches a text is found; a battle is set up when the situation names none (the first unit
+    against the first enemy)."""
+    ids = {u["id"]: f"zq{i}k" for i, u in enumerate(state["units"])}
+    out = {**state, "units": [{**u, "id": ids[u["id"]]} for u in state["units"]]}
+    for role in ("attacker", "target"):
+        if out.get(role) in ids:
+            out[role] = ids[out[role]]
+    if not out.get("target") or (not out.get("attacker") and not out.get("card")):
+        first = out["units"][0]
+        enemy = next((u for u in out["units"] if u["side"] != first["side"]), None)
+        if enemy:
+            out["attacker"], out["target"] = first["id"], enemy["id"]
+    return out
+
+
+def random_situations(n: int, figures: dict[str, int], seed: int = 26) -> list[dict]:
+    """`n` situations drawn the same way every run: two to four units of common and special types
+    (at their standard strength, `figures`), a few hexes of terrain, on the middle of the standard
+    board."""
+    import random
+
+    rng = random.Random(seed)
+    types = ["infantry", "armor", "artillery", "elite_armor", "special_forces", "sniper", "mortar", "anti_tank_gun"]
+    terrains = ["forest", "hill", "town", "hedgerow", "sandbags"]
+    spots = [(r, c) for r in range(2, 7) for c in range(6, 17) if (r + c) % 2 == 0]
+    out = []
+    for _ in range(n):
+        picked = rng.sample(spots, 6)
+        count = rng.randint(2, 4)
+        kinds = rng.choices(types, k=count)
+        units = [{"id": f"u{i}", "side": "allies" if i % 2 == 0 else "axis", "type": kinds[i], "row": r, "col": c,
+                  "figures": figures[kinds[i]]} for i, (r, c) in enumerate(picked[:count])]
+        hexes = []
+        for r, c in picked[4:]:
+            feature = rng.choice(terrains)
+            hexes.append({"row": r, "col": c, ("obstacle" if feature == "sandbags" else "terrain"): feature})
+        out.append({"board": "standard", "hexes": hexes, "units": units, "attacker": "u0", "target": "u1"})
+    return out
+
+
+WORDS = """() => [document.getElementById('b-summary').textContent, document.getElementById('b-swap').textContent,
+  document.getElementById('ruling').textContent, document.getElementById('sheet').textContent].join('\\n')"""
+
+
+def test_no_ruling_step_or_copied_text_names_a_unit_by_its_id(desktop_page, live_server, app):
+    """Over the example gallery and random situations, each unit given an id no word contains:
+    the ruling line and its swap, the whole ruling (every tab), the selected unit's sheet (its fire
+    map), the copied text and the steps of an entered roll name units as players do, never by id."""
+    from adjudicator.web.builder_data import page_data
+
+    page = desktop_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    with app.test_request_context():
+        data = page_data()
+    figures = {u["id"]: u["figures"] for u in data["palette"]["units"]}
+    situations = [renamed(ex["state"]) for ex in data["examples"] if ex["state"].get("units")]
+    situations += [renamed(s) for s in random_situations(8, figures)]
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    seen, rolled = 0, 0
+    for i, state in enumerate(situations):
+        page.evaluate("(link) => { location.hash = link.split('#')[1]; }", share_link(compact(state)))
+        page.wait_for_function("() => !document.querySelector('#b-summary.pending, #verdict.pending')"
+                               " && document.getElementById('b-summary').textContent.trim()")
+        if i >= len(situations) - 8:  # a random situation: its attacker's sheet and fire map too
+            attacker = next(u for u in state["units"] if u["id"] == state["attacker"])
+            hexagon(page, attacker["row"], attacker["col"]).click()
+            page.wait_for_selector("#fire-map .fire-h, #fire-map.r-error")
+        texts = page.evaluate(WORDS)
+        if page.locator("#copy-ruling").is_visible():
+            page.locator("#copy-ruling").click()
+            page.wait_for_function("() => document.getElementById('copy-ruling').textContent.includes('Copied')")
+            texts += "\n" + page.locator("#copy-out textarea").input_value()
+            page.evaluate("document.getElementById('copy-ruling').textContent = 'Copy'")
+        if page.locator("#b-roll").is_visible() and rolled < 6:
+            page.locator("#b-roll").click()
+            while page.locator(".roll-faces button:not(:disabled)").count():
+                page.locator(".roll-faces button:not(:disabled)").nth(rolled % 5).click()
+            page.wait_for_selector("#roll-steps, .roll .r-error")
+            texts += "\n" + page.locator(".roll").inner_text()
+            rolled += 1
+        found = [texts[max(0, m.start() - 60):m.end() + 20] for m in re.finditer(r"zq\d+k", texts)]
+        assert found == [], f"{state.get('title') or state['units']}: {found}"
+        seen += 1
+    assert seen == len(situations) and rolled >= 4

@@ -62,6 +62,13 @@ export class Requests {
     }
     if (supplier) jobs.resupply = postJSON(api.resupply, {...doc, supplier: supplier.id}, signal);
     const names = Object.keys(jobs);
+    // The battle's answer is the verdict the player waits for: the line shows it as soon as it
+    // comes, before the other answers (which the rest of the ruling shows when all are in).
+    jobs.battle?.then((answer) => {
+      if (signal.aborted || answer.aborted || !store.ui.pending) return;
+      store.setResults({battle: answer}, {partial: true});
+      this.redraw.ruling();
+    });
     const answers = await Promise.all(Object.values(jobs));
     if (signal.aborted || answers.some((a) => a.aborted)) return;
     store.setResults(Object.fromEntries(names.map((n, i) => [n, answers[i]])));

@@ -132,7 +132,8 @@ export class Ruling {
       bits.push(`✖ Not allowed${why ? `: ${typeof why === 'string' ? why : why.text || ''}` : ''}`);
       if (los?.needed !== false) bits.push(los?.clear ? 'LOS clear' : 'no LOS');
     }
-    return {cls: `${d.legal ? 'legal' : 'illegal'}${ui.pending ? ' pending' : ''}`, dir, text: bits.join(' · ')};
+    const stale = ui.pending && !ui.partial; // the last situation's answer, while the new one comes
+    return {cls: `${d.legal ? 'legal' : 'illegal'}${stale ? ' pending' : ''}`, dir, text: bits.join(' · ')};
   }
 
   renderSummary() {

@@ -46,7 +46,13 @@ export class Settings {
       board.render(store.state, store.ui);
     });
     // Words hidden on a zoomed-out board are fitted to their hexes when they show again.
-    const zoom = (factor) => { board.zoomBy(factor); board.render(store.state, store.ui); this.redraw.dock(); };
+    // "Fit" shows the battle: the attacker and the target kept in view (else the board's middle).
+    const zoom = (factor) => {
+      board.zoomBy(factor);
+      if (factor === 0) board.reveal([store.attacker(), store.target()].filter(Boolean));
+      board.render(store.state, store.ui);
+      this.redraw.dock();
+    };
     $('#zoom-in').addEventListener('click', () => zoom(1.25));
     $('#zoom-out').addEventListener('click', () => zoom(0.8));
     $('#zoom-fit').addEventListener('click', () => zoom(0));

@@ -27,6 +27,7 @@ export class Store {
     results: {}, // the last answer of each ruling request (builder-requests.js)
     highlight: null, // the retreat option pointed at
     pending: false, // a change waits for its rulings
+    partial: false, // of which the battle's answer is in (results holds it alone)
   };
 
   /** `boards` and `faces` from the page data; `onCommit({push, refresh})` is the controller's. */
@@ -69,7 +70,10 @@ export class Store {
 
   /** Hand the change to the controller: redraw, and (unless `refresh` is false) ask again. */
   commit({push = false, refresh = true} = {}) {
-    if (refresh) this.#ui.pending = true;
+    if (refresh) {
+      this.#ui.pending = true;
+      this.#ui.partial = false;
+    }
     this.onCommit({push, refresh});
   }
 
@@ -297,9 +301,11 @@ export class Store {
     this.#ui.move = null;
   }
 
-  /** The answers of one round of ruling requests ({battle, los, retreat, resupply}). */
-  setResults(results) {
+  /** The answers of one round of ruling requests ({battle, reverse, los, retreat, resupply});
+   * `partial`: the first of them (the battle), the others still to come. */
+  setResults(results, {partial = false} = {}) {
     this.#ui.results = results;
-    this.#ui.pending = false;
+    this.#ui.pending = partial;
+    this.#ui.partial = partial;
   }
 }
