@@ -29,6 +29,9 @@ from adjudicator.engine.situation import (
     board_faces,
     situation_rule_ids,
 )
+from adjudicator.m44 import BOARD_TYPES, MAX_HEXAGONS, SIDE_NAMES, WHOLE_NUMBER
+from adjudicator.web.saved_document import MAX_FLAGS as SAVED_MAX_FLAGS
+from adjudicator.web.saved_document import MAX_TITLE
 
 MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
 MAX_COL = max(b.max_col for b in BOARDS.values())
@@ -40,6 +43,8 @@ SEARCH_LIMIT_MAX = 50
 CARD_MAX = 80
 
 NULLABLE = {"nullable": True}
+M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
+              "description": "a whole number, or a short string of its digits"}
 
 
 def _ids(rulebook: Rulebook, *kinds: str) -> list[str]:
@@ -145,9 +150,39 @@ def _with(base: dict[str, Any], required: list[str], properties: dict[str, Any])
             "properties": {**base["properties"], **properties}}
 
 
+REASON_HEX = {"type": "object", "required": ["row", "col", "hex"],
+              "properties": {"row": {"type": "integer"}, "col": {"type": "integer"},
+                             "hex": {"type": "string", "description": "the board's label (D7), or \"off the board\""}}}
+REASON_UNIT = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
+               "properties": {"unit": {"type": "string", "description": "the unit's id"},
+                              "side": {"type": "string", "enum": list(SIDES)},
+                              "type": {"type": "string", "description": "the unit entry whose rules apply"},
+                              **REASON_HEX["properties"],
+                              "name": {"type": "string", "description": "as players name it: Axis Armor at D7"}}}
+REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
+                "properties": {"entry": {"type": "string", "description": "content id (/rules/<kind>/<entry>)"},
+                               "kind": {"type": "string"}, "name": {"type": "string"},
+                               **REASON_HEX["properties"]},
+                "description": "a content entry (a terrain, card, nation…), with the hex when it names the one there"}
+REASON_PARAM = {"nullable": True,
+                "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
+                               "(ReasonEntry), or a list of these"}
+"""Untyped on purpose (a schema without ``type`` takes any value; OpenAPI 3.0 has no list of
+types): a ruling holds dozens of reasons, and checking each parameter against every shape it may
+take would cost schemathesis that on every answer; the shapes are the components ``ReasonUnit``,
+``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter object of the
+gallery's answers against them."""
 REASON = {
-    "type": "object", "required": ["rule", "text"],
-    "properties": {"rule": {"type": "string"}, "text": {"type": "string"}, "dice": {"type": "integer"}},
+    "type": "object", "required": ["rule", "code", "params", "text"],
+    "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
+                   "`code` filled with `params`",
+    "properties": {"rule": {"type": "string", "description": "content id of the entry that states the rule"},
+                   "code": {"type": "string", "pattern": r"^[a-z_]+\.[a-z_]+$",
+                            "description": "the stable name of the sentence's shape"},
+                   "params": {"type": "object", "additionalProperties": REASON_PARAM},
+                   "text": {"type": "string"},
+                   "fact": {"type": "string", "description": "the structured field of `rule` the step applies"},
+                   "dice": {"type": "integer", "description": "the change in dice the step makes"}},
 }
 HEX = {"type": "object", "required": ["row", "col"],
        "properties": {"row": {"type": "integer"}, "col": {"type": "integer"}, "label": {"type": "string"},
@@ -164,8 +199,9 @@ NUMBERS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum":
 EXACTS = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
 
 BLOCKER = {
-    "type": "object", "required": ["row", "col", "reason", "rule", "via"],
+    "type": "object", "required": ["row", "col", "reason", "rule", "code", "params", "via"],
     "properties": {**HEX["properties"], "reason": {"type": "string"}, "rule": {"type": "string"},
+                   "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
                    "via": {"type": "string", "enum": ["crossed", "edge"]}, "edge_with": HEX},
 }
 LOS_FIELDS = {
@@ -237,12 +273,14 @@ BATTLE_RESPONSE = {
         "take_ground": {"type": "boolean"},
         "overrun": {"type": "boolean"},
         "follow_ups": {"type": "array", "items": {
-            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "text"],
+            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "code", "params", "text"],
             "properties": {"kind": {"type": "string", "enum": ["battle_back", "second_close_assault", "second_battle"]},
                            "unit": {"type": "string"}, "targets": {"type": "array", "items": {"type": "string"}},
                            "dice": {"type": "integer", **NULLABLE}, "ignores_terrain": {"type": "boolean"},
                            "rule": {"type": "string"}, "text": {"type": "string"},
-                           "chance": {"type": "number"}, "probabilities": {"type": "array", "items": PROBABILITIES}},
+                           "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
+                           "fact": {"type": "string"}, "chance": {"type": "number"},
+                           "probabilities": {"type": "array", "items": PROBABILITIES}},
         }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
@@ -275,10 +313,9 @@ RESOLVE_RESPONSE = {
         "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
         "hits": {"type": "integer", "minimum": 0},
         "hits_by_face": {"type": "array", "items": {
-            "type": "object", "required": ["face", "count", "hits", "rule", "text"],
+            "type": "object", "required": ["face", "count", "hits", "rule", "code", "params", "text"],
             "properties": {"face": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
-                           "hits": {"type": "integer", "minimum": 0}, "rule": {"type": "string"},
-                           "text": {"type": "string"}}}},
+                           "hits": {"type": "integer", "minimum": 0}, **REASON["properties"]}}},
         "figures": {"type": "integer", "minimum": 1},
         "figures_lost_to_hits": {"type": "integer", "minimum": 0},
         "figures_lost": {"type": "integer", "minimum": 0},
@@ -511,7 +548,8 @@ def _paths() -> dict[str, Any]:
         "/api/v1/import/m44": {"post": {
             "summary": "Turn an official editor .m44 scenario into a situation",
             "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/M44Scenario"}}}},
             "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
                 **_errors(400, 403, 413, 415, 422, 429)},
@@ -540,13 +578,14 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
     unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
                 "description": "the id of a unit of the situation"}
     return {
-        "SaveRequest": _with(situation, [], {
+        "M44Scenario": _m44_scenario(),
+        "SaveRequest": {"additionalProperties": False, **_with(situation, [], {
             "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE},
-            "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
-            "title": {"type": "string", "maxLength": 120, **NULLABLE},
-        }),
+            "flags": {"type": "integer", "minimum": 1, "maximum": SAVED_MAX_FLAGS, **NULLABLE},
+            "title": {"type": "string", "maxLength": MAX_TITLE, **NULLABLE},
+        })},
         "Situation": situation,
         "Hex": _hex_request(),
         "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
@@ -596,6 +635,32 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
     }
 
 
+def _m44_scenario() -> dict[str, Any]:
+    """The parts of an editor ``.m44`` file the import reads (``adjudicator.m44``). The import is
+    forgiving: a board face or tile it cannot map is listed in the answer, not refused, so only
+    what it refuses is constrained here."""
+    def word(values: Any, default: str) -> dict[str, Any]:
+        return {"type": "string", "enum": [*values, "", None], **NULLABLE,
+                "description": f"the editor's word, in any case; absent or empty: {default}"}
+    return {
+        "type": "object", "required": ["board"],
+        "properties": {
+            "board": {"type": "object", "properties": {
+                "type": word(BOARD_TYPES, "STANDARD"),
+                "face": {"description": "the editor's board face (WINTER, BEACH...); one it does not know is "
+                                        "listed in `unknown`"},
+                "hexagons": {"type": "array", "maxItems": MAX_HEXAGONS, "items": {
+                    "type": "object", "required": ["row", "col"],
+                    "properties": {"row": M44_NUMBER, "col": M44_NUMBER},
+                    "description": "a hex of the file: its terrain, obstacle, unit and tags by the editor's names",
+                }},
+            }},
+            "game_info": {"description": "read when it is an object",
+                          "properties": {"side_player1": word(SIDE_NAMES, "AXIS")}},
+        },
+    }
+
+
 def _response_schemas() -> dict[str, Any]:
     """What each endpoint answers."""
     return {
@@ -633,5 +698,8 @@ def _response_schemas() -> dict[str, Any]:
         "RuleIndex": INDEX_RESPONSE,
         "SearchResults": SEARCH_RESPONSE,
         "Reason": REASON,
+        "ReasonUnit": REASON_UNIT,
+        "ReasonHex": REASON_HEX,
+        "ReasonEntry": REASON_ENTRY,
         "Error": ERROR,
     }
