@@ -1,7 +1,8 @@
 """The builder at the table on any screen, in either hand, in the players' own words: the standard
 dispute on a 375×812 phone, the same phone turned sideways (812×375), a small 360×640 phone and a
 1366×900 desktop, placing either unit first; the keyboard alone; the copied text; the board on a
-phone (words readable, Fit, pinch and pan); and no jump of the board when a message shows.
+phone (words readable, Fit, pinch and pan); no jump of the board when a message shows; a side
+change that pairs the units; a card that changes no number explained.
 
 The standard dispute: Allied infantry (4 figures) on a hill (F3) and German armor in a forest two
 hexes away (F5); a hedgerow (f4) stands beside the line of sight, on one side of the edge the line
@@ -61,16 +62,25 @@ def open_builder(request: Any, screen: str, live_server: str, path: str = "/buil
     return page
 
 
+SCROLLED = """() => ['board-wrap', 'sheet'].map((id) => document.getElementById(id))
+  .map((el) => [el.scrollLeft, el.scrollTop])"""
+
+
 class Taps:
-    """Taps (touch) or clicks (mouse), counted; after each the page has not scrolled."""
+    """Taps (touch) or clicks (mouse), counted; after each neither the page nor the board's frame
+    nor the hex sheet has scrolled (the board may start centred on a phone: what is checked is
+    that a tap never moves it under the finger)."""
 
     def __init__(self, page: Any, touch: bool) -> None:
         self.page, self.touch, self.count = page, touch, 0
 
     def on(self, locator: Any, step: str) -> None:
+        before = self.page.evaluate(SCROLLED)
         locator.tap() if self.touch else locator.click()
         self.count += 1
+        self.page.wait_for_timeout(60)
         assert self.page.evaluate("[window.scrollX, window.scrollY]") == [0, 0], f"the page scrolled at: {step}"
+        assert self.page.evaluate(SCROLLED) == before, f"the board or the hex sheet scrolled at: {step}"
 
 
 def label(page: Any, at: tuple[int, int]) -> str:
@@ -129,6 +139,12 @@ def covered(page: Any, selector: str) -> list[str]:
     return page.evaluate(UNCOVERED, selector)
 
 
+def apart(a: dict, b: dict) -> bool:
+    """Two boxes that do not overlap (the board and the dock of sheet and ruling)."""
+    return a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5 \
+        or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5
+
+
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_the_standard_dispute_in_eight_taps_either_unit_first(screen, request, live_server, app):
     """On each screen, either unit placed first: ≤ 8 taps and no scroll; the ruling line names both
@@ -162,6 +178,10 @@ def test_the_standard_dispute_in_eight_taps_either_unit_first(screen, request, l
         for part in ("#board-wrap", ".b-ruling-bar", "#b-actions"):
             assert inside(page.locator(part).bounding_box(), width, height), part
         assert covered(page, ".hex.is-attacker, .hex.is-target, #b-summary, #b-swap") == []
+        for at in (INFANTRY, ARMOR, HEDGEROW):
+            assert inside(hexagon(page, *at).bounding_box(), width, height), at
+        # The docked sheet and ruling never cover the board.
+        assert apart(page.locator("#board-wrap").bounding_box(), page.locator("#b-dock").bounding_box())
         toolbar, board = page.locator(".b-toolbar").bounding_box(), page.locator("#board-wrap").bounding_box()
         assert toolbar["y"] >= board["y"] + board["height"] - 0.5 or toolbar["x"] >= board["x"] + board["width"] - 0.5
         save_screenshot(page, f"screens-{screen}-{order}-1-ruling", full_page=False)
@@ -221,7 +241,9 @@ def test_on_a_phone_the_verdict_follows_the_tap_and_the_ruling_opens_into_tabs(p
         visible = page.evaluate("""() => [...document.querySelectorAll('#ruling .r-section')]
             .filter((el) => el.offsetParent !== null).map((el) => el.dataset.tab)""")
         assert set(visible) == {tab}
+        assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
         assert page.locator(".los-line").count() == 2  # the line of sight (and its halo) stays drawn
+        save_screenshot(page, f"screens-phone-tab-{tab}", full_page=False)
     flags = page.locator('#ruling [role="radiogroup"][aria-label="Flags rolled"] [role="radio"]')
     assert flags.all_inner_texts() == ["1 flag"]  # one die: at most one flag
     assert axe_violations(page) == []
@@ -356,7 +378,7 @@ BOARD_TEXT_SIZES = """() => {
 }"""
 
 OVERLAPPING_WORDS = """() => {
-  const boxes = [...document.querySelectorAll('#board .tops text, #board .bands text')]
+  const boxes = [...document.querySelectorAll('#board text')]
     .filter((t) => getComputedStyle(t).display !== 'none' && t.textContent.trim())
     .map((t) => [t.textContent, t.getBoundingClientRect()]);
   const out = [];
@@ -417,6 +439,9 @@ def test_every_word_on_a_phone_board_is_readable_fit_included_and_two_fingers_zo
         page.locator(f'[data-fk="{fk}"]').tap()
     page.wait_for_function("() => document.querySelectorAll('#board .retreat-text').length > 0")
     page.locator("#show-labels").tap()
+    kinds = page.evaluate("""() => new Set([...document.querySelectorAll('#board text')]
+        .filter((t) => getComputedStyle(t).display !== 'none').map((t) => t.getAttribute('class'))).size""")
+    assert kinds >= 6  # labels, bands, terrain, obstacle, unit letters, role letters, retreat numbers
     for view in ("default", "fit"):
         if view == "fit":
             page.locator("#zoom-fit").tap()
@@ -587,3 +612,64 @@ def test_no_ruling_step_or_copied_text_names_a_unit_by_its_id(desktop_page, live
         assert found == [], f"{state.get('title') or state['units']}: {found}"
         seen += 1
     assert seen == len(situations) and rolled >= 4
+
+
+def test_a_side_change_pairs_attacker_and_target_without_another_tap(desktop_page, live_server):
+    page = desktop_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    hexagon(page, *INFANTRY).click()
+    page.click('[data-fk="place-allies-infantry"]')
+    hexagon(page, *ARMOR).click()
+    page.click('[data-fk="place-allies-armor"]')  # a friend: no battle yet
+    assert page.locator(".hex.is-target").count() == 0
+    page.click('[data-fk="edit"]')
+    page.click('[data-fk="unit-side-axis"]')  # now an enemy: it becomes the target at once
+    assert page.locator(".hex.is-attacker").get_attribute("data-row") == str(INFANTRY[0])
+    assert page.locator(".hex.is-target").get_attribute("data-row") == str(ARMOR[0])
+    page.wait_for_function("() => /dice?\\b/.test(document.getElementById('b-summary').textContent)")
+
+
+def test_copy_puts_the_whole_ruling_as_plain_text_with_sources_and_a_short_link(desktop_page, live_server, app):
+    """The dispute set up by clicks: the copied text states the situation, the dice, each step
+    with the passage behind its own fact (else its entry's first source: contracts §4), the line
+    of sight and a short link."""
+    page = desktop_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    dispute(page, False, True)
+    settled(page)
+    page.click("#copy-ruling")
+    page.locator("#copy-out textarea").wait_for()
+    text = page.evaluate("navigator.clipboard.readText()")
+    assert text == page.locator("#copy-out textarea").input_value()
+    expected = ruled(app, INFANTRY, ARMOR)
+    lines = text.splitlines()
+    assert lines[0] == ("Allied Infantry (4 figures) on F3 (Hill) battles Axis Armor (3 figures) on F5 (Forest),"
+                        " range 2.")
+    assert f"Ruling: roll {dice(expected['dice'])}." in lines
+    catalogue = app.extensions["catalogue"]
+    for step in expected["breakdown"]:
+        fact = catalogue.citations.get(step["rule"], {}).get(step.get("fact") or "")
+        first = catalogue.entries[step["rule"]].meta.sources[0]
+        where = fact.source.label if fact else f"{first.document}, {first.section}"
+        assert any(step["text"] in line and where in line for line in lines), (step, where)
+    assert "Line of sight: clear" in text
+    assert any(line.startswith(f"Link: {live_server}/s/") for line in lines)
+
+
+def test_a_card_that_changes_no_number_still_says_what_it_does(desktop_page, live_server, catalogue):
+    """Ambush changes who battles first, not the dice: the ruling says so instead of ignoring it."""
+    page = desktop_page
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    hexagon(page, 6, 10).click()
+    page.click('[data-fk="place-allies-infantry"]')
+    hexagon(page, 5, 11).click()
+    page.click('[data-fk="place-axis-infantry"]')
+    page.select_option("#card", "ambush")
+    page.wait_for_function("() => /Cards played/i.test(document.getElementById('ruling').textContent)")
+    ruling = page.locator("#ruling").inner_text()
+    assert catalogue.entries["ambush"].meta.summary in ruling
+    assert page.locator('#ruling a[href="/rules/command_card/ambush"]').count() >= 1
