@@ -193,6 +193,7 @@ def test_the_standard_dispute_in_eight_taps_either_unit_first(screen, request, l
                 assert inside(faces.nth(i).bounding_box(), width, height), f"face {i} off screen"
             assert covered(page, ".roll-faces button") == []
             assert inside(page.locator("#board-wrap").bounding_box(), width, height)
+            assert axe_violations(page) == []  # the ruling, its swap and the roll's faces, on this screen
             save_screenshot(page, f"screens-{screen}-{order}-2-roll", full_page=False)
         elif screen == "phone":
             taps.on(page.locator("#b-swap"), "swap")  # the intended ruling, in full, one tap away
@@ -495,6 +496,7 @@ def test_hills_and_towns_differ_in_brightness_and_the_colour_switch_holds(deskto
     background = "getComputedStyle(document.body).backgroundColor"
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     dark = page.evaluate(background)
+    assert axe_violations(page) == []  # the dark scheme's contrasts too
     page.goto(live_server + "/rules/terrain/forest")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate(background) == dark != "rgb(251, 248, 240)"
