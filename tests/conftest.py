@@ -287,7 +287,7 @@ def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
 # that no worker starts one of them near the end while the others sit idle (measured on the
 # 2-core machine, longest first). A file not listed keeps its place after them.
 HEAVIEST_FIRST = [
-    "test_builder_browser.py", "test_hardening_serve.py", "test_builder_flow_browser.py",
+    "test_builder_screens_browser.py", "test_builder_browser.py", "test_hardening_serve.py",
     "test_offline_rulings_browser.py", "test_api_schemathesis.py", "test_accessibility_browser.py",
     "test_builder_play_browser.py", "test_search.py", "test_saved_durability.py", "test_search_browser.py",
     "test_offline_browser.py", "test_los_sight_map.py", "test_storage.py",
