@@ -148,11 +148,15 @@ export class FireMap {
       items.length
         ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
         : h('p', {class: 'muted small'}, 'No enemy within reach.')];
-    const seen = p.data.in_sight;
+    // The hexes the board shades: those it sees within its range (as sightShading draws them).
+    const unit = unitOf(this.unit);
+    const reach = unit ? content.reach(unit) : 0;
+    const seen = p.data.in_sight && p.data.in_sight.filter((x) => !reach || hexDistance(unit, x) <= reach);
     return h('div', {class: 'fire-list', id: 'fire-map'},
       seen ? h('p', {class: 'fire-sight-count small', id: 'fire-sight-count'},
         h('span', {class: 'lg-hex lg-sight', 'aria-hidden': 'true'}), ' ',
-        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`)
+        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'}`
+        + `${reach ? ' within its range' : ''} (shaded on the board).`)
         : null,
       list('It can battle', p.out, 'out'), list('Who can battle it', p.in, 'in'),
       p.data.beyond_range ? h('p', {class: 'muted small'},
