@@ -23,7 +23,7 @@ PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.was
 # without them every process (each gunicorn worker, each test subprocess) recompiles the package.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run serve nginx test lint build check browser clean
+.PHONY: run serve nginx test lint build check browser clean lighthouse
 
 # The venv is made without pip and filled by uv (PyPI, pinned below): it resolves and installs the
 # project and its test tools in ~9 s from a cold cache where pip took ~24 s, and compiles their
@@ -114,6 +114,20 @@ $(ESLINT): $(JSTOOLS)/package.json $(JSTOOLS)/package-lock.json
 	cd $(JSTOOLS) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# Lighthouse for bench/lighthouse.py, at the version bench/js/package-lock.json pins (the last line
+# that runs on Debian's Node 20), installed once into bench/js/node_modules/ (ignored by git). Not
+# part of `make test`: a run takes minutes.
+BENCHJS := bench/js
+LIGHTHOUSE := $(BENCHJS)/node_modules/.bin/lighthouse
+
+$(LIGHTHOUSE): $(BENCHJS)/package.json $(BENCHJS)/package-lock.json
+	$(NPM)
+	cd $(BENCHJS) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lighthouse: build browser $(LIGHTHOUSE)
+	$(BIN)/python bench/lighthouse.py
+
 # mypy --strict on the engine (pyproject.toml [tool.mypy]): ~0.3 s of CPU with its cache, ~2 s without.
 lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check adjudicator tests bench
@@ -132,5 +146,5 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser nginx
 	  TEST_DATABASE_URL="$$url" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) $(JSTOOLS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/run \
+	rm -rf $(VENV) $(JSTOOLS)/node_modules $(BENCHJS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/run \
 	  instance/artifacts adjudicator/static/offline build/static build/pages

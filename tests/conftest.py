@@ -256,6 +256,22 @@ def page_left_online(context: Any, open_page: Callable[[Any], Any]) -> Iterator[
         page.close()
 
 
+AXE = REPO / "tests" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core (MPL-2.0), pinned in tests/js/package.json and installed by `make test` with the JS linter."""
+
+
+def axe_violations(page: Any, context: str = "body") -> list[str]:
+    """axe-core's WCAG 2.x A/AA and best-practice rules on the page as it stands (the state a test
+    reached): one line per violation, with the elements it names. Evaluated through the DevTools
+    protocol, so the page's Content-Security-Policy (no inline scripts) does not stop it."""
+    if not page.evaluate("typeof axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + ";0")
+    found = page.evaluate("""async (context) => (await axe.run(context, {resultTypes: ['violations']})).violations
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)""",
+                          context)
+    return list(found)
+
+
 def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
     """Screenshots are test artifacts under instance/ (ignored by git): the whole page, or with
     ``full_page=False`` what the player sees (the viewport)."""
@@ -271,7 +287,7 @@ def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
 # that no worker starts one of them near the end while the others sit idle (measured on the
 # 2-core machine, longest first). A file not listed keeps its place after them.
 HEAVIEST_FIRST = [
-    "test_builder_browser.py", "test_hardening_serve.py", "test_builder_flow_browser.py",
+    "test_builder_screens_browser.py", "test_builder_browser.py", "test_hardening_serve.py",
     "test_offline_rulings_browser.py", "test_api_schemathesis.py", "test_accessibility_browser.py",
     "test_builder_play_browser.py", "test_search.py", "test_saved_durability.py", "test_search_browser.py",
     "test_offline_browser.py", "test_los_sight_map.py", "test_storage.py",

@@ -198,6 +198,7 @@ def test_importing_a_standard_scenario_then_picking_a_fight(phone_page, live_ser
     page.click('[data-fk="role-a"]')
     hexagon(page, 4, 12).click()  # the two German tanks beyond the woods
     page.click('[data-fk="role-t"]')
+    save_screenshot(page, "import-pick-a-fight-phone", full_page=False)
     text = verdict(page)
     assert "Allied Infantry" in text and "Axis Armor" in text and "no line of sight" in text
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator.engine.geometry import Hex, distance
 from tests.conftest import save_screenshot
 from tests.test_builder_browser import hexagon, lay, open_builder, place, settled, verdict
 
@@ -162,22 +163,27 @@ def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, 
     out = [b for b in expected["battles"] if b["attacker"] == "u1"]
     legal_out = [b for b in out if b["legal"]]
     assert legal_out
-    texts = page.locator("text.fire-text.out").all_text_contents()
-    assert sorted(texts) == sorted(f"→{b['dice']}" for b in legal_out)
+    # A "3 dice" tag on each enemy it can battle, "2 back" on each that can battle it.
+    texts = page.locator("g.fire-tag.out text.fire-text").all_text_contents()
+    assert sorted(texts) == sorted(f"{b['dice']} {'die' if b['dice'] == 1 else 'dice'}" for b in legal_out)
     incoming = [b for b in expected["battles"] if b["target"] == "u1" and b["legal"]]
-    assert sorted(page.locator("text.fire-text.in").all_text_contents()) == sorted(f"{b['dice']}→" for b in incoming)
+    assert sorted(page.locator("g.fire-tag.in text.fire-text").all_text_contents()) \
+        == sorted(f"{b['dice']} back" for b in incoming)
     illegal = [b for b in expected["battles"] if not b["legal"]]
     assert page.locator("polygon.no").count() == len(illegal)
     listed = page.locator("#fire-map").inner_text()
     for b in illegal:
         assert b["why_not"][0]["text"] in listed
-    # the light wash: exactly the hexes the API says the unit sees (the forest hides some)
+    # the light wash: exactly the hexes the API says the unit sees (the forest hides some) within
+    # its range (the artillery's dice by range: the whole board is never washed)
     shaded = [tuple(x) for x in page.evaluate("() => [...document.querySelectorAll('polygon.fire-sight')]"
                                               ".map((p) => [Number(p.dataset.row), Number(p.dataset.col)])")]
+    reach = len(app.extensions["catalogue"].entries["artillery"].rules.dice)
     in_sight = [(x["row"], x["col"]) for x in expected["in_sight"]]
-    assert sorted(shaded) == sorted(in_sight) and len(shaded) == len(set(shaded))
-    assert (5, 7) in in_sight and (4, 4) not in in_sight  # the forest is seen, the hex behind it is not
-    assert f"clear line of sight to {len(in_sight)} hexes" in listed
+    in_reach = [(r, c) for r, c in in_sight if distance(Hex(6, 10), Hex(r, c)) <= reach]
+    assert sorted(shaded) == sorted(in_reach) and len(shaded) == len(set(shaded))
+    assert (5, 7) in in_reach and (4, 4) not in in_sight  # the forest is seen, the hex behind it is not
+    assert f"clear line of sight to {len(in_reach)} hexes within its range" in listed
     save_screenshot(page, "play-fire-map-phone")
 
 

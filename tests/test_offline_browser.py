@@ -35,12 +35,24 @@ def test_home_first_load_is_under_60_kb_and_same_origin(browser, live_server):
     assert total < FIRST_LOAD_BUDGET, f"{total} bytes transferred"
 
 
-def first_visit(context: Any, live_server: str) -> Any:
-    """The home page, online, until its service worker is installed (the reference precached)."""
+SAVED = {"title": "Kept for the table", "units": [
+    {"id": "u1", "side": "allies", "type": "infantry", "row": 6, "col": 10, "figures": 4},
+    {"id": "u2", "side": "axis", "type": "armor", "row": 4, "col": 10, "figures": 3}], "attacker": "u1", "target": "u2"}
+
+
+def first_visit(context: Any, live_server: str, path: str = "/") -> Any:
+    """A page of the site (the home page, or the link a friend shared), online, until its service
+    worker is installed (the reference precached)."""
     page = context.new_page()
-    page.goto(live_server + "/")
+    page.goto(live_server + path)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     return page
+
+
+def saved_link(app: Any) -> str:
+    response = app.test_client().post("/api/v1/situations", json=SAVED)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["url"]
 
 
 def controlled_home(context: Any, live_server: str) -> Any:
@@ -52,10 +64,34 @@ def controlled_home(context: Any, live_server: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def visited(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone that has visited the site once, online; the tests that then cut the network share it."""
-    with shared_phone(browser, lambda context: first_visit(context, live_server)) as context:
+def shared_link(app: Any) -> str:
+    return saved_link(app)
+
+
+@pytest.fixture(scope="module")
+def visited(browser: Any, live_server: str, shared_link: str) -> Iterator[Any]:
+    """A phone that has visited the site once, online, by opening a saved situation's link (before
+    any service worker of the site controlled it); the tests that then cut the network share it."""
+    with shared_phone(browser, lambda context: first_visit(context, live_server, shared_link)) as context:
         yield context
+
+
+def test_a_saved_situation_opened_on_the_first_visit_is_kept_for_offline_use(visited, live_server, shared_link):
+    """The link opened before the service worker took over the page: the page asks the worker to
+    keep it once it is ready, so it opens in airplane mode a moment later."""
+    first = visited.pages[0]
+    first.wait_for_function("""async (path) => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith('visited-') && await (await caches.open(name)).match(path)) return true;
+      }
+      return false;
+    }""", arg=shared_link, timeout=15000)
+    with page_left_online(visited, lambda c: c.new_page()) as page:
+        visited.set_offline(True)
+        page.goto(live_server + shared_link)
+        page.wait_for_selector("#builder.ready")
+        assert "Kept for the table" in page.locator(".b-head").inner_text()
+        assert page.locator(".hex.is-attacker").count() == 1 and page.locator(".hex.is-target").count() == 1
 
 
 def controlled_page(context: Any, live_server: str) -> Any:

@@ -9,7 +9,8 @@
 // What is cached, and nothing else:
 // - CACHE: the precache list, replaced as a whole by each version.
 // - VISITED: saved situations opened online (/s/<id> and its JSON), at most VISITED_MAX, oldest
-//   dropped first, emptied by each new version.
+//   dropped first, emptied by each new version; a page opened before this worker took over asks
+//   it to keep its situation (a message {keep: path}).
 // - ENGINE ("offline-engine"): Pyodide and the engine bundle, filled by the builder page only when
 //   the player opts in to offline rulings (static/js/offline-engine.js, which also drops old
 //   bundles); this worker only reads it.
@@ -85,6 +86,28 @@ async function remember(request, response) {
   const keys = await cache.keys(); // oldest first
   for (const old of keys.slice(0, Math.max(0, keys.length - VISITED_MAX))) await cache.delete(old);
 }
+
+/** A page asks to keep the saved situation it shows (opened before this worker controlled it):
+ * the page and its JSON are fetched into VISITED unless they are there already. */
+async function keep(path) {
+  const url = new URL(path, self.location.origin);
+  if (url.origin !== self.location.origin || !isVisitable(url)) return;
+  const id = url.pathname.split('/').pop();
+  const cache = await caches.open(VISITED);
+  for (const each of [url.pathname, `/api/v1/situations/${id}`]) {
+    if (await cache.match(each, {ignoreVary: true})) continue;
+    try {
+      const response = await fetch(each);
+      if (response.ok) await remember(new Request(each), response);
+    } catch (err) {
+      return; // offline already: nothing to keep
+    }
+  }
+}
+
+self.addEventListener('message', (event) => {
+  if (typeof event.data?.keep === 'string') event.waitUntil(keep(event.data.keep));
+});
 
 async function fromNetwork(request, url) {
   const response = await fetch(request);

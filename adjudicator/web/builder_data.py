@@ -149,7 +149,8 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                     "base": entry.meta.base, "figures": rules.figures,
                     "figures_by_nation": rules.figures_by_nation,
                     "figures_range": list(rules.figures_range) if rules.figures_range else None,
-                    "battles": rules.battles and bool(rules.dice), "can_resupply": rules.can_resupply,
+                    "battles": rules.battles and bool(rules.dice), "reach": len(rules.dice),
+                    "can_resupply": rules.can_resupply,
                     "resupply_requires_rule": rules.resupply_requires_rule, "nation": rules.nation,
                 })
             if isinstance(rules, CardRules):
@@ -177,8 +178,8 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         "common": {kind: [i for i in ids if i in {x["id"] for x in {"terrain": terrain, "obstacles": obstacles,
                                                                               "units": units}[kind]}]
                    for kind, ids in COMMON.items()},
-        "cite": {e.id: "; ".join(f"{src.document}, {src.section}" for src in e.meta.sources[:2])
-                 for e in catalogue.entries.values()},
+        # the one section an entry's rule is cited to (its first source) where no fact narrows it
+        "cite": {e.id: e.meta.sources[0].label for e in catalogue.entries.values() if e.meta.sources},
         # the passage of each structured field, inherited ones too: a reason's rule + fact (contracts §4),
         # as an index into ``cite_labels`` (each passage's text once: ~2.5 times smaller)
         **_fact_citations(catalogue),

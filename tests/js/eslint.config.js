@@ -60,10 +60,11 @@ export default [
     languageOptions: {sourceType: 'module', globals: globals.browser},
   },
   {
-    // Classic scripts of every page (base.html loads them with `defer`): each keeps its names to
+    // Classic scripts of every page (base.html loads them with `defer`, theme.js before the first
+    // paint): each keeps its names to
     // itself inside one function, so they never share a global by accident.
     files: ['adjudicator/static/js/search.js', 'adjudicator/static/js/offline-search.js',
-      'adjudicator/static/js/sw-register.js'],
+      'adjudicator/static/js/sw-register.js', 'adjudicator/static/js/theme.js'],
     languageOptions: {sourceType: 'script', globals: globals.browser},
     rules: {'no-implicit-globals': 'error', strict: ['error', 'function']},
   },

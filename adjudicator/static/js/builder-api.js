@@ -56,17 +56,3 @@ async function request(url, init) {
       field: error.field || null},
   };
 }
-
-/** Run `fn` `wait` ms after the last call. A newer call at once aborts the requests of the
- * older one, so an answer about a situation that has since changed is never shown. */
-export function debounced(fn, wait) {
-  let timer = null;
-  let controller = null;
-  return (...args) => {
-    clearTimeout(timer);
-    controller?.abort();
-    controller = new AbortController();
-    const {signal} = controller;
-    timer = setTimeout(() => fn(signal, ...args), wait);
-  };
-}

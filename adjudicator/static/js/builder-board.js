@@ -3,7 +3,9 @@
 // Pointy-topped hexes at (row, doubled col): a hex centre maps to x = (col + 1) * W/2,
 // y = R + row * 1.5R. That is an affine image of the engine's exact centre (3·col, 3·row), so a
 // straight line between two centres crosses exactly the hexes the engine says it crosses.
-// Every hex is a focusable button (roving tabindex; arrow keys move, Enter or Space acts).
+// Every hex is a focusable button (roving tabindex; arrow keys move, Enter or Space acts, other
+// keys go to the controller's shortcuts). Zoom: the buttons beside the board, or two fingers on
+// it (pinch); one finger pans it (the browser scrolls the board's frame).
 
 import {s} from './builder-dom.js';
 import {key} from './builder-state.js';
@@ -17,6 +19,8 @@ const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
 });
 const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
 export const MIN_TAP_PX = 46;
+/** The farthest a pinch zooms out: a whole Overlord board on a phone, words left off. */
+const MIN_ZOOM = 0.3;
 /** Every word on the board is drawn at FONT board units (builder.css) or more; below this many
  * CSS px (a zoomed-out board) the words are left off rather than drawn too small to read. */
 export const MIN_TEXT_PX = 11;
@@ -37,6 +41,7 @@ export class BoardView {
       if (g) this.activate(Number(g.dataset.row), Number(g.dataset.col));
     });
     svg.addEventListener('keydown', (event) => this.onKey(event));
+    this.pinchZoom();
     svg.addEventListener('focusin', (event) => {
       const g = event.target.closest('.hex');
       if (g) this.setCursor(Number(g.dataset.row), Number(g.dataset.col), false);
@@ -54,8 +59,9 @@ export class BoardView {
     this.width = (board.max_col + 2) * (W / 2);
     this.height = 2 * BAND + 2 * R + (board.rows - 1) * 1.5 * R;
     this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
-    // Three layers: the hexes (the tap and focus targets), the overlays (line of sight,
-    // retreats), then the words and unit tokens on top so an overlay never hides them.
+    // Layers: the hexes (the tap and focus targets), the overlays (line of sight, retreats),
+    // then the words and unit tokens so an overlay never hides them, and last the fire map's
+    // tags, which no word may hide.
     const hexLayer = s('g', {class: 'hexes'});
     const topLayer = s('g', {class: 'tops', 'pointer-events': 'none'});
     for (const hx of board.hexes) {
@@ -70,8 +76,9 @@ export class BoardView {
       topLayer.append(top);
     }
     this.overlay = s('g', {class: 'overlay', 'pointer-events': 'none'});
+    this.tagLayer = s('g', {class: 'tags', 'pointer-events': 'none'}); // tags that must stay readable: above the words
     this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay,
-      topLayer);
+      topLayer, this.tagLayer);
     const first = board.hexes[Math.floor(board.hexes.length / 2)];
     this.setCursor(first.row, first.col, false);
     this.applyZoom();
@@ -134,10 +141,18 @@ export class BoardView {
     this.selected = ui.selected;
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
-    for (const [k, {g, top, hex}] of this.cells) {
+    for (const [k, entry] of this.cells) {
       const cell = state.hexes.get(k) || {};
       const unit = unitsAt.get(k) || null;
-      this.renderHex(g, top, hex, cell, unit, state, ui);
+      // A hex is drawn again only when what it shows changed: a tap redraws a few hexes, not the
+      // board (a hex whose name could not be measured yet is drawn again next time).
+      const selected = Boolean(ui.selected && ui.selected.row === entry.hex.row && ui.selected.col === entry.hex.col);
+      const role = unit ? (unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : '') : '';
+      const sig = JSON.stringify([cell, unit, selected, role]);
+      if (entry.sig === sig) continue;
+      this.unmeasured = false;
+      this.renderHex(entry.g, entry.top, entry.hex, cell, unit, state, ui);
+      entry.sig = this.unmeasured ? null : sig;
     }
   }
 
@@ -195,7 +210,11 @@ export class BoardView {
     const width = (t) => { probe.textContent = t; return probe.getComputedTextLength(); };
     let out = suffix ? `${text} ${suffix}` : text;
     const full = width(out);
-    if (full === 0) { probe.remove(); return out; }  // not laid out (hidden): measure next time
+    if (full === 0) { // not laid out (hidden): measure next time
+      probe.remove();
+      this.unmeasured = true;
+      return out;
+    }
     if (full > NAME_WIDTH) {
       let cut = text.length - 1;
       while (cut > 2 && width(`${text.slice(0, cut)}.${suffix}`) > NAME_WIDTH) cut--;
@@ -260,7 +279,7 @@ export class BoardView {
   /** Line of sight, retreat options, re-supply targets and an error hex, drawn over the board. */
   setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null,
     errorHex = null,
-    under = [], extra = [], citedKeys = []} = {}) {
+    under = [], extra = [], tags = [], citedKeys = []} = {}) {
     // `under` (move shading, trails) goes below the other overlays, `extra` (fire map, losses) above.
     const parts = [...under];
     if (los && from && to) {
@@ -323,6 +342,7 @@ export class BoardView {
     parts.push(...extra);
     if (errorHex) parts.push(this.hexShape(errorHex, 'error-hex', 0.95));
     this.overlay.replaceChildren(...parts);
+    this.tagLayer.replaceChildren(...tags);
     // The hexes a ruling names show their coordinates.
     const cited = new Set();
     const cite = (p) => { if (p) cited.add(key(p.row, p.col)); };
@@ -335,15 +355,32 @@ export class BoardView {
   }
 
   // -- zoom and scrolling ----------------------------------------------------------------------
+  /** The room the board has on screen: its frame's width, and the height the page's layout gives
+   * the frame (its max-height on a phone, its height sideways; a desktop page grows instead). */
+  room() {
+    const style = getComputedStyle(this.wrap);
+    const limit = [style.height, style.maxHeight].map(parseFloat).filter((v) => v > 0 && Number.isFinite(v));
+    const fixed = style.maxHeight !== 'none' || this.wrap.clientHeight < this.svg.getBoundingClientRect().height;
+    return {width: Math.max(200, this.wrap.clientWidth - 2),
+      height: fixed && limit.length ? Math.min(...limit) - 2 : Infinity};
+  }
+
+  /** The smallest scale whose words are still drawn at MIN_TEXT_PX (a hair over, as the board's
+   * size is rounded to whole pixels): "Fit" never goes below it. */
+  readableScale() { return (MIN_TEXT_PX + 0.05) / FONT; }
+
+  /** "Fit": as much of the board as the room shows with every word readable — the whole board
+   * when it fits at that size, else the readable size (the board then pans). */
   fitScale() {
-    const avail = Math.max(200, this.wrap.clientWidth - 2);
-    return avail / this.width;
+    const {width, height} = this.room();
+    return Math.max(this.readableScale(), Math.min(width / this.width, height / this.height));
   }
 
   /** A comfortable default: the whole board when its hexes stay thumb-sized, else hexes of
-   * at least 44 px with the board scrolling sideways. */
+   * at least 44 px with the board scrolling. */
   defaultScale() {
-    const fit = this.fitScale();
+    const {width} = this.room();
+    const fit = width / this.width;
     const coarse = window.matchMedia('(pointer: coarse)').matches || window.innerWidth < 700;
     return coarse ? Math.max(fit, MIN_TAP_PX / W) : Math.min(Math.max(fit, 0.55), 1.6);
   }
@@ -353,29 +390,86 @@ export class BoardView {
     const scale = this.zoom ?? this.defaultScale();
     this.svg.setAttribute('width', Math.round(this.width * scale));
     this.svg.setAttribute('height', Math.round(this.height * scale));
-    this.svg.classList.toggle('compact', FONT * scale < MIN_TEXT_PX);
+    // Zoomed out below the readable size (a pinch), the words are left off rather than drawn unreadably.
+    this.svg.classList.toggle('compact', FONT * scale < MIN_TEXT_PX - 0.01);
     this.scale = scale;
     return scale;
   }
 
-  zoomBy(factor) {
+  /** Zoom about a point of the frame (its centre by default), which stays where it is. */
+  zoomTo(scale, at = null) {
     const before = this.scale || this.defaultScale();
-    const cx = (this.wrap.scrollLeft + this.wrap.clientWidth / 2) / before;
-    const cy = (this.wrap.scrollTop + this.wrap.clientHeight / 2) / before;
-    this.zoom = factor === 0 ? this.fitScale() : Math.min(3, Math.max(0.3, before * factor));
+    const {wrap} = this;
+    const px = at ? at.x : wrap.clientWidth / 2;
+    const py = at ? at.y : wrap.clientHeight / 2;
+    const cx = (wrap.scrollLeft + px) / before;
+    const cy = (wrap.scrollTop + py) / before;
+    this.zoom = Math.min(3, Math.max(MIN_ZOOM, scale));
     const after = this.applyZoom();
-    this.wrap.scrollLeft = cx * after - this.wrap.clientWidth / 2;
-    this.wrap.scrollTop = cy * after - this.wrap.clientHeight / 2;
+    wrap.scrollLeft = cx * after - px;
+    wrap.scrollTop = cy * after - py;
   }
 
-  /** Scroll so that the given hexes are in view (the attacker and the target). */
+  /** The zoom buttons: a factor, or 0 for "Fit". */
+  zoomBy(factor) {
+    const before = this.scale || this.defaultScale();
+    if (factor === 0) {
+      this.zoomTo(this.fitScale());
+      this.centreView();
+    } else {
+      this.zoomTo(before * factor);
+    }
+  }
+
+  /** Two fingers on the board zoom it about the point between them; one finger pans it (the
+   * browser scrolls the frame: touch-action lets it pan, never zoom, over the board). */
+  pinchZoom() {
+    let start = null;
+    const span = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX,
+      touches[0].clientY - touches[1].clientY);
+    const middle = (touches) => {
+      const box = this.wrap.getBoundingClientRect();
+      return {x: (touches[0].clientX + touches[1].clientX) / 2 - box.left,
+        y: (touches[0].clientY + touches[1].clientY) / 2 - box.top};
+    };
+    this.wrap.addEventListener('touchstart', (e) => {
+      if (e.touches.length === 2) start = {span: span(e.touches), scale: this.scale || this.defaultScale()};
+    }, {passive: true});
+    this.wrap.addEventListener('touchmove', (e) => {
+      if (!start || e.touches.length !== 2) return;
+      e.preventDefault();
+      const next = start.scale * span(e.touches) / Math.max(1, start.span);
+      if (Math.abs(next - this.scale) > 0.005) {
+        this.zoomTo(next, middle(e.touches));
+        this.onZoom?.();
+      }
+    }, {passive: false});
+    const end = (e) => { if (e.touches.length < 2) start = null; };
+    this.wrap.addEventListener('touchend', end);
+    this.wrap.addEventListener('touchcancel', end);
+  }
+
+  /** The board's middle in the middle of its frame (a board larger than the frame). */
+  centreView() {
+    const {wrap} = this;
+    wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+    wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
+  }
+
+  /** Scroll the frame so that the given hexes are well inside it (the attacker and the target),
+   * a hex's width from its edges; hexes too far apart to show together are centred between. */
   reveal(points) {
     if (!points.length || !this.scale) return;
-    const xs = points.map((p) => this.x(p.col) * this.scale);
-    const mid = (Math.min(...xs) + Math.max(...xs)) / 2;
-    const left = this.wrap.scrollLeft;
-    const visible = (x) => x > left + 30 && x < left + this.wrap.clientWidth - 30;
-    if (!xs.every(visible)) this.wrap.scrollLeft = mid - this.wrap.clientWidth / 2;
+    const {wrap, scale} = this;
+    const margin = R * scale * 1.2;
+    const fit = (values, scroll, size) => {
+      const lo = Math.min(...values) - margin;
+      const hi = Math.max(...values) + margin;
+      if (lo >= scroll && hi <= scroll + size) return scroll;
+      return hi - lo > size ? (lo + hi) / 2 - size / 2 : Math.min(lo, Math.max(scroll, hi - size));
+    };
+    wrap.scrollLeft = fit(points.map((p) => this.x(p.col) * scale), wrap.scrollLeft, wrap.clientWidth);
+    wrap.scrollTop = fit(points.map((p) => this.y(p.row) * scale), wrap.scrollTop, wrap.clientHeight);
   }
 
   // -- keyboard ----------------------------------------------------------------------------------
@@ -420,7 +514,7 @@ export class BoardView {
       case ' ':
         this.activate(row, col, true);
         break;
-      default: handled = false;
+      default: handled = Boolean(this.handlers.onKey?.(row, col, event));
     }
     if (handled) event.preventDefault();
   }

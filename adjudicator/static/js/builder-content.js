@@ -24,6 +24,16 @@ export class Content {
     return this.names[id] || id;
   }
 
+  /** The one citation of a step: the section that decides `fact` of entry `id` (contracts §4:
+   * the citations of each structured field, when the page data carries them), else the section
+   * the entry is cited to: "Forest — Terrain, Forest". Empty without an id. */
+  citation(id, fact = null) {
+    if (!id) return '';
+    const passage = fact ? this.p.fact_cite?.[id]?.[fact] : undefined;
+    const where = (passage !== undefined && this.p.cite_labels?.[passage]) || this.p.cite?.[id];
+    return `${this.name(id)}${where ? ` — ${where}` : ''}`;
+  }
+
   hexFeature(id) {
     return this.terrain.get(id) || this.obstacles.get(id) || null;
   }
@@ -69,6 +79,11 @@ export class Content {
     const base = this.units.get(type)?.base;
     const fits = (b) => !b.applies_to.length || b.applies_to.includes(type) || (base && b.applies_to.includes(base));
     return this.p.badges.filter(fits);
+  }
+
+  /** How far the unit battles (its dice by range: presentation only, the engine rules it). */
+  reach(unit) {
+    return (this.profile(unit) || this.units.get(unit.type))?.reach || 0;
   }
 
   canResupply(unit) {

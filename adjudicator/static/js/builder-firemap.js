@@ -1,13 +1,16 @@
 // The fire map: a selected unit draws whom it can battle and with how many dice, and
 // which enemies can battle it, from POST /api/v1/fire-map (each pair ruled exactly as /battle
-// rules it). Pairs that may not battle are drawn faint; the unit's sheet lists every pair with
-// the reason and its rule, and a button to make it the battle shown. Under the rings, a light wash
-// shades every hex the unit has a clear line of sight to (`in_sight`, from the engine's one
-// sight_map sweep), so "can it even see there?" is answered before any unit stands there.
+// rules it). Each enemy it can battle gets a ring and a "3 dice" tag; each that can battle it a
+// dashed ring and a "2 back" tag (the tags drawn above the words of the board, never under a
+// hex label). Pairs that may not battle are drawn faint; the unit's sheet lists every pair with
+// the reason and its rule, and a button to make it the battle shown. A light wash shades the
+// hexes within the unit's range it has a clear line of sight to (`in_sight`, from the engine's
+// one sight_map sweep), so "can it even see there?" is answered before any unit stands there,
+// without washing the whole board.
 
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
-import {situationDoc} from './builder-state.js';
+import {hexDistance, situationDoc} from './builder-state.js';
 
 export class FireMap {
   constructor(api, onChange) {
@@ -36,13 +39,13 @@ export class FireMap {
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;
-    setTimeout(async () => {
+    queueMicrotask(async () => {
       if (controller.signal.aborted) return;
       const res = await postJSON(this.api, body, controller.signal);
       if (controller.signal.aborted || res.aborted) return;
       this.answer = res;
       this.onChange();
-    }, 150);
+    });
   }
 
   /** The pairs of the selected unit: those it battles (out) and those that battle it (in). */
@@ -56,11 +59,21 @@ export class FireMap {
     };
   }
 
-  /** The light wash on every hex the selected unit sees (line of sight clear), drawn under the rest. */
-  sightShading(board) {
+  /** The enemies unit `id` can battle (`role` attacker) or that can battle it (target), from its
+   * map: the choice a free role is given to (builder-store.js); null before the answer. */
+  rivals(id, role) {
     const p = this.pairs();
-    if (!p) return [];
-    return (p.data.in_sight || []).map((x) => {
+    if (!p || this.unit !== id) return null;
+    return role === 'attacker' ? p.out.filter((b) => b.legal).map((b) => b.target)
+      : p.in.filter((b) => b.legal).map((b) => b.attacker);
+  }
+
+  /** The light wash on the hexes within the unit's range that it sees (line of sight clear),
+   * drawn under the rest. */
+  sightShading(board, unit, reach) {
+    const p = this.pairs();
+    if (!p || !unit) return [];
+    return (p.data.in_sight || []).filter((x) => !reach || hexDistance(unit, x) <= reach).map((x) => {
       const shape = board.hexShape(x, 'fire-sight', 0.97);
       shape.dataset.row = x.row;
       shape.dataset.col = x.col;
@@ -68,27 +81,44 @@ export class FireMap {
     });
   }
 
-  /** Rings and dice counts on the board: "→3" the selected unit battles this one with 3 dice,
-   * "3→" this one battles the selected unit with 3 dice; faint when the battle is not allowed. */
+  /** Rings on the board (under the words), faint when the battle is not allowed. */
   overlay(board, state) {
     const p = this.pairs();
     if (!p) return [];
     const parts = [];
     const at = (id) => state.units.find((u) => u.id === id);
-    // Battles out ring the target (count right of centre), battles in ring the attacker (left).
-    const ways = [
-      {dir: 'out', battles: p.out, other: 'target', size: 0.78, dx: 18, text: (dice) => `→${dice}`},
-      {dir: 'in', battles: p.in, other: 'attacker', size: 0.68, dx: -18, text: (dice) => `${dice}→`},
-    ];
-    for (const {dir, battles, other, size, dx, text} of ways) {
-      for (const b of battles) {
-        const u = at(b[other]);
-        if (!u) continue;
-        parts.push(board.hexShape(u, b.legal ? `fire-${dir}` : `fire-${dir} no`, size));
-        const [x, y] = board.centre(u);
-        if (b.legal) parts.push(s('text', {class: `fire-text ${dir}`, x: x + dx, y: y + 23, 'text-anchor': 'middle',
-          'dominant-baseline': 'central'}, text(b.dice)));
-      }
+    for (const b of p.out) {
+      const u = at(b.target);
+      if (u) parts.push(board.hexShape(u, b.legal ? 'fire-out' : 'fire-out no', 0.78));
+    }
+    for (const b of p.in) {
+      const u = at(b.attacker);
+      if (u) parts.push(board.hexShape(u, b.legal ? 'fire-in' : 'fire-in no', 0.68));
+    }
+    return parts;
+  }
+
+  /** The tags, drawn above the words: "3 dice" at the foot of each enemy the unit can battle, "2
+   * back" at the head of each that can battle it. */
+  tags(board, state) {
+    const p = this.pairs();
+    if (!p) return [];
+    const parts = [];
+    const at = (id) => state.units.find((u) => u.id === id);
+    const tag = (u, cls, y, text) => {
+      const [x, cy] = board.centre(u);
+      const width = text.length * 7.6 + 6;
+      return s('g', {class: `fire-tag ${cls}`, transform: `translate(${x.toFixed(1)} ${(cy + y).toFixed(1)})`},
+        s('rect', {x: -width / 2, y: -7.5, width, height: 15, rx: 7.5}),
+        s('text', {class: 'fire-text', y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, text));
+    };
+    for (const b of p.out) {
+      const u = at(b.target);
+      if (u && b.legal) parts.push(tag(u, 'out', 21.5, `${b.dice} ${b.dice === 1 ? 'die' : 'dice'}`));
+    }
+    for (const b of p.in) {
+      const u = at(b.attacker);
+      if (u && b.legal) parts.push(tag(u, 'in', -21.5, `${b.dice} back`));
     }
     return parts;
   }
@@ -103,7 +133,7 @@ export class FireMap {
     const unitOf = (id) => state.units.find((u) => u.id === id);
     const row = (b, other, dir) => {
       const u = unitOf(other);
-      const name = u ? `${label(u)} ${content.sideName(u.side)} ${content.unitName(u)}` : other;
+      const name = u ? `${label(u)} ${content.sideName(u.side)} ${content.unitName(u)}` : 'a unit no longer there';
       const why = b.why_not?.[0];
       const cite = why?.rule && content.ruleUrl(why.rule) ? [' ',
         h('a', {href: content.ruleUrl(why.rule), class: 'rule-link'}, content.name(why.rule))] : null;
@@ -118,11 +148,15 @@ export class FireMap {
       items.length
         ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
         : h('p', {class: 'muted small'}, 'No enemy within reach.')];
-    const seen = p.data.in_sight;
+    // The hexes the board shades: those it sees within its range (as sightShading draws them).
+    const unit = unitOf(this.unit);
+    const reach = unit ? content.reach(unit) : 0;
+    const seen = p.data.in_sight && p.data.in_sight.filter((x) => !reach || hexDistance(unit, x) <= reach);
     return h('div', {class: 'fire-list', id: 'fire-map'},
       seen ? h('p', {class: 'fire-sight-count small', id: 'fire-sight-count'},
         h('span', {class: 'lg-hex lg-sight', 'aria-hidden': 'true'}), ' ',
-        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`)
+        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'}`
+        + `${reach ? ' within its range' : ''} (shaded on the board).`)
         : null,
       list('It can battle', p.out, 'out'), list('Who can battle it', p.in, 'in'),
       p.data.beyond_range ? h('p', {class: 'muted small'},

@@ -7,8 +7,8 @@ import {moveOverlay, trails} from './builder-move.js';
 import {situationDoc} from './builder-state.js';
 
 export class Overlay {
-  constructor({store, board, roll, fire}) {
-    Object.assign(this, {store, board, roll, fire});
+  constructor({store, content, board, roll, fire}) {
+    Object.assign(this, {store, content, board, roll, fire});
   }
 
   draw() {
@@ -30,14 +30,16 @@ export class Overlay {
     // Retreats are drawn for a battle that may happen, or while one option is pointed at.
     const mayRetreat = target && r.retreat?.ok
       && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null);
+    const selected = showFire ? store.unitById(fire.unit) : null;
     board.setOverlay({
       los: attacker && target && r.los?.ok && !moving ? r.los.data : null, from: attacker, to: target,
       retreat: moving || showFire ? null : rolled.retreat || (mayRetreat ? r.retreat.data : null),
       retreatFrom: target,
       highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex: this.errorHex(),
       under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
-        ...(showFire ? fire.sightShading(board) : [])],
+        ...(showFire ? fire.sightShading(board, selected, selected && this.content.reach(selected)) : [])],
       extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
+      tags: showFire ? fire.tags(board, state) : [],
     });
   }
 

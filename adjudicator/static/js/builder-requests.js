@@ -1,20 +1,32 @@
 // The ruling requests: after each change, the rulings the situation calls for — the battle and
-// the line of sight between attacker and target, the target's retreat, the selected supplier's
-// re-supply — asked together (builder-api.js), their answers kept in the store as one set. A
-// newer change aborts the requests of the older one, so an answer about a situation that has
-// since changed is never shown.
+// the line of sight between attacker and target, the same battle the other way round (the ruling
+// line shows both directions), the target's retreat, the selected supplier's re-supply — asked
+// together (builder-api.js), their answers kept in the store as one set. They are asked at once,
+// with no wait: a tap's verdict follows it as fast as the engine answers. Changes made in one go
+// (one task) ask once, and a newer change aborts the requests of the older one, so an answer about
+// a situation that has since changed is never shown.
 
-import {debounced, postJSON} from './builder-api.js';
+import {postJSON} from './builder-api.js';
 import {situationDoc} from './builder-state.js';
-
-/** The wait after a change before asking: taps in a row ask once. */
-const WAIT_MS = 220;
 
 export class Requests {
   /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {ruling, …}. */
   constructor({store, api, redraw}) {
     Object.assign(this, {store, api, redraw});
-    this.schedule = debounced((signal) => this.ask(signal), WAIT_MS);
+    this.controller = null;
+    this.queued = false;
+  }
+
+  /** Ask for the rulings of the situation as it stands once the current change is made. */
+  schedule() {
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      this.controller?.abort();
+      this.controller = new AbortController();
+      this.ask(this.controller.signal);
+    });
   }
 
   async ask(signal) {
@@ -32,6 +44,12 @@ export class Requests {
       if (state.combat_card) battle.combat_card = state.combat_card;
       if (state.overrun_battle) battle.overrun_battle = true;
       jobs.battle = postJSON(api.battle, battle, signal);
+      // The other direction, at a glance on the ruling line (and the answer its swap shows).
+      if (!alone) {
+        const reverse = {...battle, attacker: target.id, target: attacker.id};
+        delete reverse.overrun_battle;
+        jobs.reverse = postJSON(api.battle, reverse, signal);
+      }
       // The card's own attack needs no line of sight (it is ruled on the target alone).
       if (!alone) jobs.los = postJSON(api.line_of_sight,
         {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
@@ -44,6 +62,13 @@ export class Requests {
     }
     if (supplier) jobs.resupply = postJSON(api.resupply, {...doc, supplier: supplier.id}, signal);
     const names = Object.keys(jobs);
+    // The battle's answer is the verdict the player waits for: the line shows it as soon as it
+    // comes, before the other answers (which the rest of the ruling shows when all are in).
+    jobs.battle?.then((answer) => {
+      if (signal.aborted || answer.aborted || !store.ui.pending) return;
+      store.setResults({battle: answer}, {partial: true});
+      this.redraw.ruling();
+    });
     const answers = await Promise.all(Object.values(jobs));
     if (signal.aborted || answers.some((a) => a.aborted)) return;
     store.setResults(Object.fromEntries(names.map((n, i) => [n, answers[i]])));

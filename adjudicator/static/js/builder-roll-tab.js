@@ -5,14 +5,7 @@
 
 import {$, h} from './builder-dom.js';
 import {hexLabel} from './builder-results.js';
-import {message} from './builder-view.js';
-
-/** Hexes between two units, as the overrun picks the nearest enemy. */
-const distance = (p, q) => {
-  const dr = Math.abs(p.row - q.row);
-  const dc = Math.abs(p.col - q.col);
-  return dr + Math.max(0, (dc - dr) / 2);
-};
+import {bringIntoView, message} from './builder-view.js';
 
 export class RollTab {
   /** `roll`: the Roll of builder-roll.js; `redraw`: the controller's {all, sheet, ruling, overlay};
@@ -21,14 +14,33 @@ export class RollTab {
     Object.assign(this, {store, content, roll, readonly, redraw, syncControls});
   }
 
+  /** Whether this battle may be rolled now: a legal ruling with dice, on a board being edited. */
+  mayRoll(attacker, target) {
+    const {ui} = this.store;
+    const b = ui.results.battle;
+    return Boolean(!this.readonly && (attacker || this.store.cardAttacksAlone()) && target && b?.ok && b.data.legal
+      && b.data.dice > 0 && !ui.pending);
+  }
+
+  /** "Enter the roll": the Roll tab shows the roll alone; the hex sheet closes so that (beside the
+   * board on a wide screen) the faces come right under the ruling line; they are brought into
+   * view (the dock scrolls, never the page) and the first takes the keyboard focus. */
+  open() {
+    const {store, redraw} = this;
+    store.setTab('roll');
+    store.setExpanded(true);
+    store.select(null, {keepExpanded: true});
+    redraw.all();
+    bringIntoView($('.roll-faces'));
+    $('.roll-faces button:not(:disabled)')?.focus({preventScroll: true});
+  }
+
   /** Add the "Enter the roll" button to the verdict and the Roll tab to the ruling, when a legal
    * battle may be rolled or an applied outcome still offers take ground or an overrun. */
   render(ruling, attacker, target) {
     const {store, content, roll, redraw} = this;
-    const {ui} = store;
-    const b = ui.results.battle;
     roll.sync(store.state);
-    const legal = !this.readonly && attacker && target && b?.ok && b.data.legal && b.data.dice > 0 && !ui.pending;
+    const legal = this.mayRoll(attacker, target);
     const bd = store.board();
     const label = (p) => hexLabel(bd, p);
     if (!legal && !roll.after) return;
@@ -36,14 +48,10 @@ export class RollTab {
     const onOverrun = () => this.overrun();
     if (legal) {
       $('#verdict', ruling)?.append(h('button', {type: 'button', class: 'button roll-open', 'data-fk': 'enter-roll',
-        onclick: () => {
-          store.setTab('roll');
-          store.setExpanded(true);
-          redraw.all();
-          $('#tab-roll')?.focus();
-        }}, 'Enter the roll'));
+        onclick: () => this.open()}, 'Enter the roll'));
     }
-    const section = legal ? roll.section({state: store.state, content, battle: b.data, target, label,
+    const battle = store.ui.results.battle?.data;
+    const section = legal ? roll.section({state: store.state, content, battle, target, label,
       onHighlight: (i) => { store.setHighlight(i); redraw.overlay(); },
       onApply: (o) => this.apply(attacker, target, o),
       onTakeGround,
@@ -93,9 +101,7 @@ export class RollTab {
     const attacker = store.unitById(a?.attacker);
     roll.after = null;
     if (!attacker) return store.commit();
-    const enemies = store.state.units.filter((u) => u.side !== attacker.side)
-      .sort((p, q) => distance(attacker, p) - distance(attacker, q));
-    store.setBattle(attacker.id, enemies[0]?.id || null, {overrun: true});
+    store.setBattle(attacker.id, store.nearestEnemy(attacker)?.id || null, {overrun: true});
     this.syncControls();
     store.setTab('dice');
     message('Armor overrun: the ruling is now the overrun battle (no second overrun follows).');

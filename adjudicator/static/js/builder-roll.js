@@ -8,6 +8,7 @@ import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
 import {faceIcon} from './builder-results.js';
 import {situationDoc} from './builder-state.js';
+import {bringIntoView} from './builder-view.js';
 
 export const FACES = ['infantry', 'armor', 'grenade', 'star', 'flag'];
 
@@ -78,7 +79,7 @@ export class Roll {
     this.choice = options.length === 1 ? 0 : null;
     this.onChange();
     // The outcome is what the player waits for: bring its first lines into the panel's view.
-    document.getElementById('roll-steps-h')?.scrollIntoView({block: 'start'});
+    bringIntoView(document.getElementById('roll-steps'));
     this.onAnswer?.();
   }
 
@@ -122,13 +123,15 @@ export class Roll {
       h('strong', {}, `${n} of ${dice}`), ` ${dice === 1 ? 'die' : 'dice'} entered`,
       n < dice ? ' — tap the face each die shows.' : this.pending ? ' — working it out…' : '.'));
     parts.push(h('div', {class: 'roll-faces', role: 'group', 'aria-label': 'Faces rolled'},
+      // The button's name is its visible words with a few hidden ones ("Armor, hit: 0 rolled"),
+      // so a voice user says what they see and a screen reader hears what it means.
       FACES.map((f) => h('button', {
         type: 'button', class: `roll-face${hits.has(f) ? ' hits' : ''}`, 'data-fk': `roll-${f}`, disabled: n >= dice,
-        'aria-label': `${content.name(f)}: ${counts[f]} rolled${hits.has(f) ? ', a hit on this target' : ''}`,
         onclick: () => this.add(f, dice, state),
-      }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.name(f) === f ? f : content.name(f)),
-      h('span', {class: 'roll-face-n'}, String(counts[f])),
-      hits.has(f) ? h('span', {class: 'roll-face-hit'}, 'hit') : null))));
+      }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.name(f)),
+      hits.has(f) ? [h('span', {class: 'visually-hidden'}, ', '), h('span', {class: 'roll-face-hit'}, 'hit')] : null,
+      h('span', {class: 'visually-hidden'}, ': '), h('span', {class: 'roll-face-n'}, String(counts[f])),
+      h('span', {class: 'visually-hidden'}, ' rolled')))));
     parts.push(h('div', {class: 'b-buttons'},
       h('button', {type: 'button', class: 'button secondary', 'data-fk': 'roll-undo', disabled: !n,
         onclick: () => this.undo()}, 'Undo'),

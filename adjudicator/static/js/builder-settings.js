@@ -1,11 +1,14 @@
 // The page's own controls around the board: board kind and face, the bottom side, the command and
-// combat cards, the special rules, the overrun switch, the title, zoom, hex labels and "Clear".
+// combat cards, the special rules, the overrun switch, the title, zoom, hex labels, "Clear" and
+// the colour switch.
 // build() fills them from the palette and binds them to the store once; sync() sets them from
 // the situation after it was replaced (a link, an example, an import, an overrun).
 
 import {$, $$, h} from './builder-dom.js';
 import {EMPTY} from './builder-state.js';
 import {message} from './builder-view.js';
+
+const THEME_KEY = 'adjudicator.theme'; // theme.js reads it
 
 export class Settings {
   /** `faces`: {names, default} of the page data; `load(next, opts)`: the controller's;
@@ -30,6 +33,7 @@ export class Settings {
     this.buildCards();
     this.buildRules();
     this.bindBoard();
+    this.bindTheme();
     const {store, board} = this;
     const set = (name, value, options) => { store.setField(name, value); store.commit(options); };
     $('#card').addEventListener('change', (e) => set('card', e.target.value || null));
@@ -42,7 +46,13 @@ export class Settings {
       board.render(store.state, store.ui);
     });
     // Words hidden on a zoomed-out board are fitted to their hexes when they show again.
-    const zoom = (factor) => { board.zoomBy(factor); board.render(store.state, store.ui); this.redraw.dock(); };
+    // "Fit" shows the battle: the attacker and the target kept in view (else the board's middle).
+    const zoom = (factor) => {
+      board.zoomBy(factor);
+      if (factor === 0) board.reveal([store.attacker(), store.target()].filter(Boolean));
+      board.render(store.state, store.ui);
+      this.redraw.dock();
+    };
     $('#zoom-in').addEventListener('click', () => zoom(1.25));
     $('#zoom-out').addEventListener('click', () => zoom(0.8));
     $('#zoom-fit').addEventListener('click', () => zoom(0));
@@ -50,6 +60,23 @@ export class Settings {
       const {state} = store;
       this.load({...EMPTY, board: state.board, face: state.face, bottom_side: state.bottom_side}, {push: true});
       message('Board cleared. Your browser\'s Back button brings the previous situation back.');
+    });
+  }
+
+  /** The colour switch: the phone's setting, or light or dark on every page (theme.js applies it
+   * before each page is drawn). */
+  bindTheme() {
+    const select = $('#theme');
+    const root = document.documentElement;
+    select.value = root.dataset.theme || '';
+    select.addEventListener('change', () => {
+      const theme = select.value;
+      if (theme) root.dataset.theme = theme;
+      else delete root.dataset.theme;
+      try {
+        if (theme) localStorage.setItem(THEME_KEY, theme);
+        else localStorage.removeItem(THEME_KEY);
+      } catch { /* storage blocked: this page only */ }
     });
   }
 
@@ -88,7 +115,7 @@ export class Settings {
         store.commit();
       });
       rules.append(h('div', {class: 'rule-check'}, box, h('label', {for: id}, r.name), ' ',
-        h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rules`}, 'rule')));
+        h('a', {href: content.ruleUrl(r.id), class: 'small', 'aria-label': `${r.name} rule`}, 'rule')));
     }
   }
 

@@ -31,9 +31,11 @@ async function copyText(text) {
 
 export class Share {
   /** `api`: the endpoint URLs of the page data; `load(next, opts)`: the controller's;
-   * `startMove(unit)`: move mode, where a movement example opens. */
-  constructor({store, content, data, readonly, load, startMove}) {
-    Object.assign(this, {store, content, examples: data.examples, api: data.api, readonly, load, startMove});
+   * `startMove(unit)`: move mode, where a movement example opens; `showRuling()` unfolds the
+   * ruling (on a phone). */
+  constructor({store, content, data, readonly, load, startMove, showRuling}) {
+    Object.assign(this, {store, content, examples: data.examples, api: data.api, readonly, load, startMove,
+      showRuling});
     this.lastFragment = null; // the fragment this page wrote last, so reading it back is a no-op
     this.urlTimer = null;
     this.pushNext = false;
@@ -107,8 +109,20 @@ export class Share {
     });
   }
 
+  /** What stands on a hex, as the copied text says it: "f4 (Hedgerow)", "F5 (Forest, Axis Armor)". */
+  hexText(p) {
+    const {store, content} = this;
+    const cell = store.cell(p.row, p.col);
+    const unit = store.unitAt(p.row, p.col);
+    const what = [cell.terrain ? content.name(cell.terrain) : null, cell.obstacle ? content.name(cell.obstacle) : null,
+      unit ? `${content.sideName(unit.side)} ${content.unitName(unit)}` : null].filter(Boolean);
+    return `${hexLabel(store.board(), p)} (${what.length ? what.join(', ') : 'countryside'})`;
+  }
+
   /** The ruling as plain text a referee can paste into a chat or a forum post: the situation in
-   * one line, the verdict, each dice step with its rule and source, and a short link. */
+   * one line, the verdict, each dice step with its one citation (the section behind its rule and
+   * fact), the line of sight with its reasoning (what stands on each hex it crosses or runs along,
+   * and why that blocks or not), and a short link. */
   rulingText(link) {
     const {store, content} = this;
     const {state} = store;
@@ -116,7 +130,7 @@ export class Share {
     const bd = store.board();
     const attacker = store.attacker();
     const target = store.target();
-    if (!b || !attacker || !target) return '';
+    if (!b || !target || (!attacker && !b.card_attack)) return '';
     const on = (u) => {
       const cell = state.hexes.get(key(u.row, u.col)) || {};
       const where = [cell.terrain ? content.name(cell.terrain) : null,
@@ -125,42 +139,65 @@ export class Share {
       const name = `${content.sideName(u.side)} ${content.unitName(u)}`;
       return `${name} (${figures}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
     };
-    // A reason with a fact cites that field's own passage; otherwise the entry's first sources.
-    const cite = (id, fact) => {
-      const passage = fact ? content.p.fact_cite?.[id]?.[fact] : undefined;
-      const where = (passage !== undefined && content.p.cite_labels?.[passage]) || content.p.cite?.[id];
-      return id ? ` [${content.name(id)}${where ? ` — ${where}` : ''}]` : '';
-    };
-    const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
+    const cite = (x) => (x?.rule ? ` [${content.citation(x.rule, x.fact)}]` : '');
+    const said = (x) => (typeof x === 'string' ? x : `${x.text || ''}${cite(x)}`);
+    const who = b.card_attack ? `${content.name(state.card)} (the card attacks by itself)` : on(attacker);
+    const lines = [`${who} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
     if (state.card) lines.push(`Command card: ${content.name(state.card)}.`);
     if (state.combat_card) lines.push(`Combat card: ${content.name(state.combat_card)}.`);
     if (b.legal) lines.push(`Ruling: roll ${b.dice} ${b.dice === 1 ? 'die' : 'dice'}.`);
     else {
       lines.push('Ruling: the battle is not allowed.');
-      for (const why of b.why_not || []) {
-        const told = typeof why === 'string' ? why : `${why.text}${cite(why.rule, why.fact)}`;
-        lines.push(`- ${told}`);
-      }
+      for (const why of b.why_not || []) lines.push(`- ${said(why)}`);
     }
     for (const [i, step] of (b.breakdown || []).entries()) {
       const n = step.dice == null ? '' : i === 0 ? String(step.dice)
         : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
-      lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule, step.fact)}`);
+      lines.push(`  ${n.padStart(3)}  ${said(step)}`);
     }
     if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
     if (b.legal && b.probabilities?.hits) {
       lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
     }
-    const los = b.line_of_sight;
-    if (los && los.needed !== false) {
-      lines.push(`Line of sight: ${los.clear ? 'clear' : 'blocked'}${cite('line_of_sight')}.`);
-    }
+    lines.push(...this.losText(b.line_of_sight, store.ui.results.los?.ok ? store.ui.results.los.data : null));
+    for (const note of b.notes || []) lines.push(`Note: ${said(note)}`);
     lines.push(`Link: ${link}`);
     return lines.join('\n');
   }
 
+  /** The line of sight, told: clear or blocked with its rule, then the crux — each hex the line
+   * crosses or runs along with what stands on it, the blocking hexes, and the engine's reasons
+   * (an edge blocks only when both of its hexes do: a hedgerow on one side leaves it clear). */
+  losText(los, full) {
+    if (!los || los.needed === false) return [];
+    const {content} = this;
+    const lines = [`Line of sight: ${los.clear ? 'clear' : 'blocked'} [${content.citation('line_of_sight')}].`];
+    const d = full || los;
+    if (d.crossed?.length) lines.push(`- The line crosses ${d.crossed.map((p) => this.hexText(p)).join(', ')}.`);
+    for (const pair of d.edges || []) {
+      const [a, b] = Array.isArray(pair) ? pair : [pair.a, pair.b];
+      if (a && b) lines.push(`- It runs along the edge between ${this.hexText(a)} and ${this.hexText(b)}.`);
+    }
+    if (!d.crossed?.length && !d.edges?.length && !d.blocked_by?.length) {
+      lines.push('- No hex stands between the two units.');
+    }
+    for (const x of d.blocked_by || []) {
+      const why = x.reason_text || (x.reason ? content.name(x.reason) : '');
+      const rule = x.rule ? ` [${content.citation(x.rule)}]` : '';
+      lines.push(`- Blocked by ${this.hexText(x)}${why ? `: ${why}` : ''}${rule}`);
+    }
+    const cite = (x) => (x?.rule && x.rule !== 'line_of_sight' ? ` [${content.citation(x.rule, x.fact)}]` : '');
+    for (const reason of d.reasons || []) lines.push(`- ${reason.text || ''}${cite(reason)}.`.replace(/\.\.$/, '.'));
+    return lines;
+  }
+
+  /** Copy the ruling as text. The Copy button says "Copied ✓" and the message bar says what to do
+   * with it (both on screen on a phone, where the ruling's body may be folded); where the browser
+   * refuses the clipboard, the text opens in the ruling, selected, to copy by hand. */
   async copyRuling() {
     const out = $('#copy-out');
+    const button = $('#copy-ruling');
+    button.disabled = true;
     fill(out, h('p', {}, 'Preparing the text…'));
     let link = this.readonly ? location.href : null;
     if (!link) {
@@ -169,9 +206,22 @@ export class Share {
     }
     const text = this.rulingText(link);
     const ok = await copyText(text);
-    const box = h('textarea', {class: 'copy-text', readonly: true, rows: 6, 'aria-label': 'The ruling as text'});
+    button.disabled = false;
+    const box = h('textarea', {class: 'copy-text', readonly: true, rows: 8, 'aria-label': 'The ruling as text'});
     box.value = text;
     fill(out, h('p', {class: ok ? 'good' : ''}, ok ? 'Ruling copied as text:' : 'Copy this text:'), box);
+    if (ok) {
+      button.textContent = 'Copied ✓';
+      clearTimeout(this.copiedTimer);
+      this.copiedTimer = setTimeout(() => { button.textContent = 'Copy'; }, 4000);
+      message('The ruling is copied as text, with its rules cited and a short link: '
+        + 'paste it into a chat or a forum post.');
+    } else {
+      message('The browser would not copy: the text is open in the ruling below, to copy by hand.');
+      this.showRuling?.();
+      box.focus();
+      box.select();
+    }
   }
 
   async save() {

@@ -10,11 +10,13 @@ import {hexLabel} from './builder-results.js';
 
 const otherSide = (side) => (side === 'allies' ? 'axis' : 'allies');
 
-function chip({label, pressed, fk, onclick, cls = '', aria}) {
+/** A choice of the sheet; `keys` is its shortcut on a hex of the board (builder-keys.js). */
+function chip({label, pressed, fk, onclick, cls = '', aria, keys}) {
   return h('button',
     {type: 'button', class: `chip-btn ${cls}`,
       'aria-pressed': pressed === undefined ? undefined : pressed ? 'true' : 'false',
-      'data-fk': fk, 'aria-label': aria, onclick}, label);
+      'data-fk': fk, 'aria-label': aria, 'aria-keyshortcuts': keys?.aria,
+      title: keys ? `Key on the board: ${keys.label}` : undefined, onclick}, label);
 }
 
 /** A short "More…" list after the common choices: every other choice of the palette. */
@@ -43,8 +45,8 @@ function sheetRow(label, ...children) {
 
 export class Sheet {
   /** `redraw`: the controller's {all, sheet, ruling, overlay}. */
-  constructor({store, content, board, readonly, wide, move, fire, redraw}) {
-    Object.assign(this, {store, content, board, readonly, wide, move, fire, redraw});
+  constructor({store, content, board, readonly, wide, move, fire, keys, redraw}) {
+    Object.assign(this, {store, content, board, readonly, wide, move, fire, keys, redraw});
   }
 
   /** Close the sheet; the focus goes back to its hex when it was in the sheet. */
@@ -91,9 +93,8 @@ export class Sheet {
       return;
     }
     const parts = unit ? this.unitParts(unit, label) : this.placeParts(row, col);
-    parts.push(...this.hexParts(row, col, cell, unit));
-    parts.push(h('p', {class: 'muted small'},
-      `Row ${row}, column ${col} · ${section} (as the bottom player sees it)${unit ? ` · unit id ${unit.id}` : ''}`));
+    parts.push(...this.hexParts(row, col, cell, unit, unit ? null : this.moreUnits(row, col)));
+    parts.push(h('p', {class: 'muted small'}, `Row ${row}, column ${col} · ${section} (as the bottom player sees it)`));
     if (unit) {
       parts.push(this.fire.sheet({state: store.state, content, label, onPick: (b) => {
         store.setBattle(b.attacker, b.target);
@@ -130,8 +131,10 @@ export class Sheet {
   unitParts(unit, label) {
     const {store, content} = this;
     const {state, ui} = store;
+    // A role given with the other one free pairs it with the nearest enemy it can battle (or that
+    // can battle it), as the unit's fire map says.
     const role = (name) => () => {
-      store.toggleRole(unit, name);
+      store.toggleRole(unit, name, this.fire.rivals(unit.id, name));
       store.commit();
     };
     const parts = [h('div', {class: 'roles'},
@@ -162,27 +165,40 @@ export class Sheet {
     return parts;
   }
 
-  /** An empty hex: the common units of each side (bottom side first), then every other type. */
+  /** An empty hex: the common units of each side (bottom side first), one row each, so that the
+   * terrain row below stays high in the sheet (every other unit type is in moreUnits). */
   placeParts(row, col) {
     const {store, content} = this;
-    const place = (side, type) => { store.placeUnit(row, col, side, type); store.commit(); };
-    const common = content.p.common.units;
-    const others = unitTypeOptions(content).filter((o) => !common.includes(o.value));
     const sides = [store.state.bottom_side, otherSide(store.state.bottom_side)];
-    return sides.map((side, i) => {
+    return sides.map((side) => {
       const name = content.sideName(side);
       return sheetRow(side === 'axis' ? 'Axis' : 'Allies',
-        common.map((type) => chip({label: content.name(type), cls: `side-${side}`, fk: `place-${side}-${type}`,
-          aria: `Place ${name} ${content.name(type)} here`, onclick: () => place(side, type)})),
-        i === 1 ? moreSelect({label: 'Place another unit type', fk: 'place-more', empty: 'More…',
-          options: sides.flatMap((sd) => others.map((o) => ({value: `${sd}:${o.value}`, label: o.label,
-            group: `${content.sideName(sd)} ${o.group.toLowerCase()}`}))),
-          onChange: (v) => { if (v) { const [sd, type] = v.split(':'); place(sd, type); } }}) : null);
+        content.p.common.units.map((type) => chip({label: content.name(type), cls: `side-${side}`,
+          fk: `place-${side}-${type}`, aria: `Place ${name} ${content.name(type)} here`,
+          keys: this.keys.unitKey(side, type), onclick: () => this.place(row, col, side, type)})));
     });
   }
 
-  /** The hex itself: terrain, obstacle, the hex's original owner where it matters, clear. */
-  hexParts(row, col, cell, unit) {
+  place(row, col, side, type) {
+    this.store.placeUnit(row, col, side, type);
+    this.store.commit();
+  }
+
+  /** Every other unit type, of either side, in one "More…" list. */
+  moreUnits(row, col) {
+    const {store, content} = this;
+    const common = content.p.common.units;
+    const others = unitTypeOptions(content).filter((o) => !common.includes(o.value));
+    const sides = [store.state.bottom_side, otherSide(store.state.bottom_side)];
+    return sheetRow('Units', moreSelect({label: 'Place another unit type', fk: 'place-more', empty: 'More…',
+      options: sides.flatMap((sd) => others.map((o) => ({value: `${sd}:${o.value}`, label: o.label,
+        group: `${content.sideName(sd)} ${o.group.toLowerCase()}`}))),
+      onChange: (v) => { if (v) { const [sd, type] = v.split(':'); this.place(row, col, sd, type); } }}));
+  }
+
+  /** The hex itself: terrain, obstacle, the hex's original owner where it matters, `extra` (the
+   * other units of an empty hex), clear. */
+  hexParts(row, col, cell, unit, extra = null) {
     const {store, content} = this;
     const setCell = (mutate) => { store.setCell(row, col, mutate); store.commit(); };
     const parts = [];
@@ -190,7 +206,7 @@ export class Sheet {
     if (cell.terrain && !terrainChoices.includes(cell.terrain)) terrainChoices.unshift(cell.terrain);
     parts.push(sheetRow('Terrain',
       terrainChoices.map((id) => chip({label: content.terrain.get(id)?.short || content.name(id),
-        aria: content.name(id), pressed: cell.terrain === id, fk: `terrain-${id}`,
+        aria: content.name(id), pressed: cell.terrain === id, fk: `terrain-${id}`, keys: this.keys.featureKey(id),
         onclick: () => setCell((c) => { c.terrain = c.terrain === id ? null : id; })})),
       moreSelect({label: 'Terrain: every kind', fk: 'sel-terrain', value: cell.terrain, empty: 'More…',
         options: content.p.terrain.map((t) => ({value: t.id, label: t.name})),
@@ -199,7 +215,7 @@ export class Sheet {
     if (cell.obstacle && !obstacleChoices.includes(cell.obstacle)) obstacleChoices.unshift(cell.obstacle);
     parts.push(sheetRow('Obstacle',
       obstacleChoices.map((id) => chip({label: content.obstacles.get(id)?.short || content.name(id),
-        aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`,
+        aria: content.name(id), pressed: cell.obstacle === id, fk: `obstacle-${id}`, keys: this.keys.featureKey(id),
         onclick: () => setCell((c) => {
           c.obstacle = c.obstacle === id ? null : id;
           if (!c.obstacle) c.owner = null;
@@ -213,6 +229,7 @@ export class Sheet {
         options: [{value: '', label: 'Not set'}, {value: 'allies', label: 'Allies'}, {value: 'axis', label: 'Axis'}],
         onChange: (v) => setCell((c) => { c.owner = v || null; })}));
     }
+    if (extra) parts.push(extra);
     if (unit || cell.terrain || cell.obstacle) {
       parts.push(h('div', {class: 'b-buttons'},
         h('button', {type: 'button', class: 'button secondary', 'data-fk': 'clear-hex',

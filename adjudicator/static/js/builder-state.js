@@ -264,6 +264,13 @@ export function nextUnitId(state) {
   return id;
 }
 
+/** Hexes between two hexes of the board (doubled columns: a step is ±2 columns or a row). */
+export function hexDistance(p, q) {
+  const dr = Math.abs(p.row - q.row);
+  const dc = Math.abs(p.col - q.col);
+  return dr + Math.max(0, (dc - dr) / 2);
+}
+
 export function unitAt(state, row, col) {
   return state.units.find((u) => u.row === row && u.col === col) || null;
 }

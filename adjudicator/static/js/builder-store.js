@@ -9,9 +9,7 @@
 // through unitEdited().
 
 import {settleFigures} from './builder-controls.js';
-import {EMPTY, key, newState, nextUnitId, unitAt, unitById} from './builder-state.js';
-
-const otherSide = (side) => (side === 'allies' ? 'axis' : 'allies');
+import {EMPTY, hexDistance, key, newState, nextUnitId, unitAt, unitById} from './builder-state.js';
 
 /** The situation fields set from the page's controls (builder-settings.js) by name. */
 const FIELDS = new Set(['bottom_side', 'face', 'card', 'combat_card', 'overrun_battle', 'title']);
@@ -29,6 +27,7 @@ export class Store {
     results: {}, // the last answer of each ruling request (builder-requests.js)
     highlight: null, // the retreat option pointed at
     pending: false, // a change waits for its rulings
+    partial: false, // of which the battle's answer is in (results holds it alone)
   };
 
   /** `boards` and `faces` from the page data; `onCommit({push, refresh})` is the controller's. */
@@ -71,7 +70,10 @@ export class Store {
 
   /** Hand the change to the controller: redraw, and (unless `refresh` is false) ask again. */
   commit({push = false, refresh = true} = {}) {
-    if (refresh) this.#ui.pending = true;
+    if (refresh) {
+      this.#ui.pending = true;
+      this.#ui.partial = false;
+    }
     this.onCommit({push, refresh});
   }
 
@@ -142,6 +144,14 @@ export class Store {
     this.#state.hexes.delete(key(row, col));
   }
 
+  /** A unit's side and type changed where it stands (a key on its hex): its figures follow. */
+  retype(unit, side, type) {
+    if (unit.side === side && unit.type === type) return;
+    Object.assign(unit, {side, type, figures: null, start_figures: null, badges: [], nation: null});
+    settleFigures(this.content, unit, true);
+    this.settleRoles(unit);
+  }
+
   placeUnit(row, col, side, type) {
     const unit = {id: nextUnitId(this.#state), side, type, row, col, figures: null, start_figures: null, badges: [],
       nation: null, moved: 0};
@@ -202,11 +212,23 @@ export class Store {
   }
 
   // -- attacker and target --------------------------------------------------------------------
+  /** The enemy of `unit` a free role goes to: the nearest one among `rivals` (the enemies the fire
+   * map says it can battle, or that can battle it), else the nearest enemy on the board; ties go to
+   * the one placed last. */
+  nearestEnemy(unit, rivals = null) {
+    const enemies = this.#state.units.filter((u) => u.side !== unit.side);
+    const preferred = rivals ? enemies.filter((u) => rivals.includes(u.id)) : [];
+    const pool = preferred.length ? preferred : enemies;
+    let best = null;
+    for (const u of pool) if (!best || hexDistance(unit, u) <= hexDistance(unit, best)) best = u;
+    return best;
+  }
+
   /** Attacker and target follow the board without a tap: the first unit placed attacks, the
    * first one of the other side is its target; a side change that makes them friends frees the
-   * target role for the nearest-placed unit of the other side. `changed` is the unit just placed
-   * or edited, preferred for a free role. */
-  settleRoles(changed) {
+   * target role for the nearest unit of the other side. `changed` is the unit just placed or
+   * edited, preferred for a free role; `rivals` the enemies it can battle (nearest first). */
+  settleRoles(changed, rivals = null) {
     const state = this.#state;
     let a = this.attacker();
     let t = this.target();
@@ -214,19 +236,20 @@ export class Store {
       if (changed === a || changed !== t) t = null;
       else a = null;
     }
-    const latestOf = (side, not) => [...state.units].reverse().find((u) => u.side === side && u !== not) || null;
     if (!a && !t && changed && state.units.includes(changed)) {
       a = changed;
-      t = latestOf(otherSide(changed.side));
+      t = this.nearestEnemy(changed, rivals);
     }
-    if (a && !t) t = changed && changed !== a && changed.side !== a.side ? changed : latestOf(otherSide(a.side));
-    if (t && !a) a = changed && changed !== t && changed.side !== t.side ? changed : latestOf(otherSide(t.side));
+    if (a && !t) t = changed && changed !== a && changed.side !== a.side ? changed : this.nearestEnemy(a, rivals);
+    if (t && !a) a = changed && changed !== t && changed.side !== t.side ? changed : this.nearestEnemy(t, rivals);
     state.attacker = a ? a.id : null;
     state.target = t ? t.id : null;
   }
 
-  /** The sheet's Attacker or Target button: give `unit` the role, or take it back. */
-  toggleRole(unit, name) {
+  /** The sheet's Attacker or Target button: give `unit` the role, or take it back. A role given
+   * with the other one free (after an import or an example) pairs it with the nearest enemy of
+   * `rivals`: those the fire map says it can battle (as attacker) or that can battle it. */
+  toggleRole(unit, name, rivals = null) {
     const state = this.#state;
     const other = name === 'attacker' ? 'target' : 'attacker';
     state[name] = state[name] === unit.id ? null : unit.id;
@@ -234,8 +257,15 @@ export class Store {
     if (state[name] === unit.id) {
       const rival = this.unitById(state[other]);
       if (rival && rival.side === unit.side) state[other] = null;
+      if (!state[other]) state[other] = this.nearestEnemy(unit, rivals)?.id ?? null;
     }
-    this.settleRoles(state[name] === unit.id ? null : unit);
+    this.settleRoles(state[name] === unit.id ? null : unit, rivals);
+  }
+
+  /** The ruling line's swap: the target attacks the attacker. */
+  swapRoles() {
+    const state = this.#state;
+    [state.attacker, state.target] = [state.target, state.attacker];
   }
 
   /** The battle shown: these two units (ids), as the fire map or an overrun picks them. */
@@ -271,9 +301,11 @@ export class Store {
     this.#ui.move = null;
   }
 
-  /** The answers of one round of ruling requests ({battle, los, retreat, resupply}). */
-  setResults(results) {
+  /** The answers of one round of ruling requests ({battle, reverse, los, retreat, resupply});
+   * `partial`: the first of them (the battle), the others still to come. */
+  setResults(results, {partial = false} = {}) {
     this.#ui.results = results;
-    this.#ui.pending = false;
+    this.#ui.pending = partial;
+    this.#ui.partial = partial;
   }
 }

@@ -31,10 +31,31 @@ export function withFocusKept(fn) {
   }
 }
 
+/** Scroll the panels holding `el` (the dock, the ruling's body) just enough that it is on screen,
+ * never the page: the board stays where it is. */
+export function bringIntoView(el) {
+  if (!el) return;
+  for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (!/(auto|scroll)/.test(getComputedStyle(box).overflowY) || box.scrollHeight <= box.clientHeight) continue;
+    const r = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    const top = Math.max(b.top, 0);
+    const bottom = Math.min(b.bottom, window.innerHeight);
+    if (r.bottom > bottom) box.scrollTop += Math.max(0, Math.min(r.bottom - bottom + 8, r.top - top - 8));
+    else if (r.top < top) box.scrollTop -= top - r.top + 8;
+  }
+}
+
 export class View {
   /** `panels`: the parts of the page drawn in each pass, in order, each with a render(). */
-  constructor({store, board, content, faces, fire, readonly, wide, panels}) {
-    Object.assign(this, {store, board, content, faces, fire, readonly, wide, panels});
+  constructor({store, board, content, faces, fire, keys, readonly, wide, panels}) {
+    Object.assign(this, {store, board, content, faces, fire, keys, readonly, wide, panels});
+  }
+
+  /** The hint under the board: the keys while the board has the keyboard focus. */
+  renderHint() {
+    const focused = document.activeElement?.closest?.('#board');
+    hint(focused && !this.readonly && !this.store.ui.moving ? this.keys.help() : this.toolHint());
   }
 
   render() {
@@ -42,7 +63,7 @@ export class View {
     this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     board.render(store.state, store.ui);
     this.renderFace();
-    hint(this.toolHint());
+    this.renderHint();
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });
@@ -77,22 +98,24 @@ export class View {
       rule ? [' (', h('a', {href: rule}, 'board faces'), ')'] : null, '.');
   }
 
-  /** On a phone the docked sheet and ruling take the screen below the board, never the board. */
+  /** Where the layout starts on the page (--b-top): on a phone the board takes the screen below
+   * it that the dock leaves, and sideways the board and the dock are exactly as tall as the rest
+   * of the screen. The docked sheet and ruling take the screen below the board, never the board. */
   fitDock() {
+    const layout = $('#b-layout');
+    const top = layout.getBoundingClientRect().top + window.scrollY;
+    if (layout.style.getPropertyValue('--b-top') !== `${top}px`) layout.style.setProperty('--b-top', `${top}px`);
     const dock = $('#b-dock');
-    if (this.wide.matches) { dock.style.removeProperty('--dock-max'); return; }
-    const bottom = $('#board-wrap').getBoundingClientRect().bottom + window.scrollY;
+    if (this.wide.matches || getComputedStyle(dock).position !== 'fixed') {
+      dock.style.removeProperty('--dock-max');
+      return;
+    }
+    const bottom = $('.b-board-frame').getBoundingClientRect().bottom + window.scrollY;
     dock.style.setProperty('--dock-max', `${Math.max(window.innerHeight - bottom, window.innerHeight * 0.3)}px`);
   }
 
-  /** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
+  /** Bring a hex well inside the board's view. */
   centreOn(p) {
-    const {board} = this;
-    if (!p || !board.scale) return;
-    const wrap = $('#board-wrap');
-    const x = board.x(p.col) * board.scale;
-    if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) {
-      wrap.scrollLeft = x - wrap.clientWidth / 2;
-    }
+    if (p) this.board.reveal([p]);
   }
 }

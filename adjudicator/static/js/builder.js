@@ -16,7 +16,8 @@
 //   builder-state.js     the situation document: its shape, the API's and the save's JSON, the
 //                        share-link encoding (pure functions)
 //   builder-view.js      one render pass over the board and the panels; messages, focus kept
-//   builder-board.js     the SVG hex board (drawing, keyboard, zoom)
+//   builder-board.js     the SVG hex board (drawing, keyboard, zoom, pinch)
+//   builder-keys.js      keyboard shortcuts on a hex (units, terrain, obstacles, empty)
 //   builder-overlay.js   what is drawn over the board (line of sight, retreats, move, fire map)
 //   builder-sheet.js     the hex sheet: the choices for the tapped hex (a panel)
 //   builder-ruling.js    the ruling box: tabs and the one-line ruling (a panel)
@@ -38,6 +39,7 @@ import {BoardView} from './builder-board.js';
 import {Content} from './builder-content.js';
 import {$, $$} from './builder-dom.js';
 import {FireMap} from './builder-firemap.js';
+import {Keys} from './builder-keys.js';
 import {MoveMode} from './builder-move.js';
 import {Overlay} from './builder-overlay.js';
 import {Requests} from './builder-requests.js';
@@ -91,8 +93,11 @@ function assemble(data) {
     if (!readonly) parts.share.scheduleUrl(push);
   }});
   const board = new BoardView($('#board'), $('#board-wrap'), content,
-    {onActivate: (row, col, keyboard) => onHex(row, col, keyboard)});
+    {onActivate: (row, col, keyboard) => onHex(row, col, keyboard),
+      onKey: (row, col, event) => parts.keys.onHex(row, col, event)});
   board.defaultFace = faces.default;
+  // A pinch redraws the words once it pauses (names are fitted again when they show).
+  board.onZoom = debounce(() => board.render(store.state, store.ui), 120);
   const roll = new Roll(data.api.resolve, redraw.ruling, () => store.cardAttacksAlone());
   roll.onAnswer = () => parts.view.centreOn(store.target());
   const fire = new FireMap(data.api.fire_map, () => { redraw.sheet(); redraw.overlay(); });
@@ -104,19 +109,22 @@ function assemble(data) {
     parts.settings.sync();
     store.commit({push});
     const points = [store.attacker(), store.target()].filter(Boolean);
-    requestAnimationFrame(() => board.reveal(points.length ? points : store.state.units));
+    board.centreView();
+    board.reveal(points.length ? points : store.state.units);
   };
   const common = {store, content, board, readonly, wide, redraw};
+  parts.keys = new Keys(common);
   parts.move = new MoveMode({...common, api: data.api.move, centreOn});
-  parts.sheet = new Sheet({...common, move: parts.move, fire});
+  parts.sheet = new Sheet({...common, move: parts.move, fire, keys: parts.keys});
   parts.rollTab = new RollTab({...common, roll, syncControls: () => parts.settings.sync()});
   parts.ruling = new Ruling({...common, rollTab: parts.rollTab});
-  parts.overlay = new Overlay({store, board, roll, fire});
+  parts.overlay = new Overlay({store, content, board, roll, fire});
   parts.requests = new Requests({store, api: data.api, redraw});
-  parts.share = new Share({...common, data, load, startMove: (unit) => parts.move.start(unit)});
+  parts.share = new Share({...common, data, load, startMove: (unit) => parts.move.start(unit),
+    showRuling: () => { store.setExpanded(true); redraw.all(); }});
   parts.settings = new Settings({...common, faces, load, scheduleUrl: (push) => parts.share.scheduleUrl(push)});
   // The panels drawn in each pass, in this order: a new panel (a score strip) is added here.
-  parts.view = new View({...common, faces, fire, panels: [parts.sheet, parts.ruling]});
+  parts.view = new View({...common, faces, fire, keys: parts.keys, panels: [parts.sheet, parts.ruling]});
 
   /** A tap (or Enter) on a hex: in move mode it moves the unit; else the hex's sheet opens. */
   function onHex(row, col, keyboard = false) {
@@ -138,6 +146,14 @@ function assemble(data) {
 /** Keys, window events and the controls around the board, bound once. */
 function bind({store, board, sheet, share, settings, view, requests, wide}) {
   settings.build();
+  // "Skip to content" goes to the board itself here: its hex cursor takes the keyboard focus.
+  document.querySelector('.skip')?.addEventListener('click', (e) => {
+    e.preventDefault();
+    board.cursor?.focus();
+  });
+  // While the board has the focus, the hint under it lists the keys.
+  $('#board').addEventListener('focusin', () => view.renderHint());
+  $('#board').addEventListener('focusout', () => requestAnimationFrame(() => view.renderHint()));
   $('#sheet-close').addEventListener('click', () => sheet.close());
   share.bind();
   document.addEventListener('keydown', (e) => {
@@ -149,19 +165,31 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
   // offline with the engine saved on this device, rulings still come (offline-engine.js says so)
   watchConnection(() => requests.schedule());
   window.addEventListener('resize', debounce(() => {
+    view.fitDock();
     if (board.zoom === null) board.applyZoom();
     view.fitDock();
   }, 150));
 }
 
+/** Let the browser breathe between the steps of the start (draw, answer a tap): each step is a
+ * short task of its own rather than one long one. */
+const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 async function start(data) {
   const parts = assemble(data);
-  const {store, board, share, settings, readonly, wide} = parts;
-  $('#b-layout').hidden = false;
+  const {store, board, share, settings, readonly, wide, view} = parts;
   if (!wide.matches) {
     // On a phone the board and the ruling come first; the longer lists start folded.
     $('#examples-box').open = false;
+    $('#cards-box').open = false;
   }
+  // The layout shows with the board at its size (one task: nothing is seen to move), the dock
+  // once it holds the first ruling line (it appears at its height rather than growing).
+  $('#b-layout').hidden = false;
+  view.fitDock(); // the layout's place on the page, before the board is sized to it
+  board.setBoard(store.board());
+  board.centreView();
+  await pause();
   bind(parts);
   share.buildExamples();
   if (readonly) {
@@ -176,9 +204,9 @@ async function start(data) {
     board.setBoard(store.board());
     settings.sync();
     store.commit();
-    requestAnimationFrame(() => board.reveal([store.attacker(), store.target()].filter(Boolean)));
+    board.centreView();
+    board.reveal([store.attacker(), store.target()].filter(Boolean));
   } else {
-    board.setBoard(store.board());
     if (location.hash.length > 1) await share.fromLocation();
     if (!share.lastFragment) {
       settings.sync();
@@ -186,13 +214,18 @@ async function start(data) {
     }
   }
   const {state} = store;
-  if (!wide.matches && !(state.card || state.combat_card || state.rules.length)) {
-    $('#cards-box').open = false;
-  }
+  if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
+  $('#b-dock').hidden = false;
+  view.fitDock();
   $('#builder').classList.add('ready');
 }
 
-// The offer of offline rulings shows at once, before (and even without) the page data.
-setupOffer();
+// The offer of offline rulings is asked for at once, with the page data; the page shows both
+// together (the offer drawn first, so it never pushes the page down), or the offer alone without
+// the data.
+const offered = setupOffer();
 const data = await loadData();
-if (data) start(data);
+if (data) {
+  await Promise.race([offered, new Promise((resolve) => { setTimeout(resolve, 1500); })]);
+  start(data);
+}

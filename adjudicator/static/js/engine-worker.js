@@ -8,7 +8,8 @@
 // cache the player filled by opting in), unpacks the engine bundle (the engine package + the
 // compiled rulebook) and answers messages {id, name, body} — name is the API endpoint ("battle"),
 // body the request JSON text — with {id, status, body}, body being the JSON text the server would
-// send. The Python side is adjudicator.engine.api.answer, the function the Flask views call.
+// send. The Python side is adjudicator.engine.api.answer, the function the Flask views call. While
+// it starts it posts {progress: {step, of, text}} at each step, and {progress: null} once ready.
 /* global loadPyodide */
 
 const PYTHON_SETUP = `
@@ -31,14 +32,24 @@ def rule(name, body, work_budget=None):
 
 let workBudget = null;
 
+/** A step of the cold start (it takes seconds on a phone), for the page to show: {progress}. */
+const STEPS = ['starting Python', 'unpacking the rules engine', 'reading the rules'];
+function progress(step) {
+  self.postMessage({progress: {step: step + 1, of: STEPS.length, text: STEPS[step]}});
+}
+
 async function start({index, bundle, budget}) {
   workBudget = budget ?? null;
+  progress(0);
   importScripts(`${index}pyodide.js`);
   const pyodide = await loadPyodide({indexURL: index, packages: []});
+  progress(1);
   const response = await fetch(bundle);
   if (!response.ok) throw new Error(`engine bundle: HTTP ${response.status}`);
   pyodide.unpackArchive(await response.arrayBuffer(), 'zip', {extractDir: '/home/pyodide/engine'});
+  progress(2);
   pyodide.runPython(PYTHON_SETUP);
+  self.postMessage({progress: null});
   return pyodide.globals.get('rule');
 }
 

@@ -14,6 +14,7 @@ const ANSWER_TIMEOUT = 60000; // the first answer includes starting Python
 
 let infoPromise = null;
 let worker = null;
+let starting = null; // the cold start's step ({step, of, text}) while the worker starts
 let nextId = 1;
 const waiting = new Map();
 
@@ -102,6 +103,11 @@ function startWorker(info) {
   worker = new Worker(WORKER_URL);
   worker.postMessage({index: info.index_url, bundle: info.bundle, budget: info.work_budget});
   worker.addEventListener('message', (event) => {
+    if ('progress' in event.data) {
+      starting = event.data.progress;
+      window.dispatchEvent(new Event('engine-progress'));
+      return;
+    }
     const pending = waiting.get(event.data.id);
     if (!pending) return;
     waiting.delete(event.data.id);
@@ -111,8 +117,16 @@ function startWorker(info) {
     for (const [id, pending] of waiting) pending({id, status: 0, error: 'the offline engine did not start'});
     waiting.clear();
     worker = null;
+    starting = null;
   });
   return worker;
+}
+
+/** While a ruling waits for the engine on this device to start: what it is doing, for the ruling
+ * line ("Starting the rules engine on this device: starting Python (1 of 3)…"); else null. */
+export function startingText() {
+  if (!starting || !waiting.size) return null;
+  return `Starting the rules engine on this device: ${starting.text} (${starting.step} of ${starting.of})…`;
 }
 
 /** Ask the local engine: {status, body (JSON text)} or {status: 0, error}. */
@@ -237,12 +251,15 @@ async function renderOffer(box) {
 }
 
 /** Show the offer (or the on/off state) in #offline-offer, and keep an opted-in cache current:
- * a new engine or content version downloads its bundle and drops the old one. */
+ * a new engine or content version downloads its bundle and drops the old one. Returns when the
+ * offer is drawn (the builder shows its page then, so the offer never pushes what is below it). */
 export function setupOffer() {
   const box = document.getElementById('offline-offer');
-  if (box) renderOffer(box);
-  if (choice() !== 'on') return;
-  if (navigator.onLine) installEngine().catch(() => {});
-  else warm();
-  self.addEventListener('offline', () => warm());
+  const drawn = box ? renderOffer(box).catch(() => {}) : Promise.resolve();
+  if (choice() === 'on') {
+    if (navigator.onLine) installEngine().catch(() => {});
+    else warm();
+    self.addEventListener('offline', () => warm());
+  }
+  return drawn;
 }
