@@ -18,15 +18,25 @@ from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
+    MAX_CARDS,
+    MAX_CASUALTIES,
+    MAX_EXITED,
+    MAX_EXITS,
     MAX_FIGURES,
+    MAX_GROUP_NAME,
     MAX_HEXES,
     MAX_ID_LENGTH,
+    MAX_MEDALS,
     MAX_MOVED,
+    MAX_OBJECTIVES,
     MAX_OBSTACLES,
+    MAX_OPTIONS,
     MAX_UNITS,
     NATIONS,
+    OPTION_KINDS,
     SIDES,
     board_faces,
+    exit_worth_keys,
     situation_rule_ids,
 )
 
@@ -136,6 +146,85 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     },
                 },
             },
+            **scenario_properties(rulebook, badge_ids + badge_units),
+        },
+    }
+
+
+def scenario_properties(rulebook: Rulebook, badges: list[str]) -> dict[str, Any]:
+    """``scenario``, ``casualties`` and ``exited``: where the game stands (engine.situation, the
+    score's input), with the parser's own limits."""
+    side = {"type": "string", "enum": list(SIDES)}
+    maybe_side = {"type": "string", "enum": [*SIDES, None], **NULLABLE}
+
+    def per_side(low: int, high: int, description: str) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, **NULLABLE, "description": description,
+                "properties": {s: {"type": "integer", "minimum": low, "maximum": high, **NULLABLE} for s in SIDES}}
+
+    situation_rules = set(situation_rule_ids(rulebook).values())
+    options = [i for i in _ids(rulebook, *OPTION_KINDS) if i not in situation_rules]
+    off_board = {
+        "side": side,
+        "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
+        "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True, **NULLABLE,
+                   "items": _enum(badges, "badge or unit marker id")},
+        "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
+    }
+    worth = {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS}
+    objective = {
+        "type": "object", "additionalProperties": False, "required": ["row", "col", "kind"],
+        "properties": {
+            **_hex_request()["properties"],
+            "kind": _enum(_ids(rulebook, "victory"), "victory entry id: how the medal is held"),
+            "side": {**maybe_side, "description": "the side that may gain it; null: either"},
+            "medals": {"type": "integer", "minimum": 1, "maximum": MAX_MEDALS, **NULLABLE, "default": 1},
+            "group": {"type": "string", "minLength": 1, "maxLength": MAX_GROUP_NAME, "pattern": r"\S", **NULLABLE,
+                      "description": "hexes sharing a group name count together"},
+            "hexes_needed": {"type": "integer", "minimum": 1, "maximum": MAX_OBJECTIVES, **NULLABLE,
+                             "description": "how many of the group's hexes must be held (default: the entry's)"},
+            "held_by": {**maybe_side, "description": "the side that gained it earlier and keeps it now"},
+        },
+    }
+    exit_hex = {
+        "type": "object", "additionalProperties": False, "required": ["row", "col", "side"],
+        "properties": {
+            **_hex_request()["properties"], "side": {**side, "description": "the side whose units may exit here"},
+            "medals": {**NULLABLE, "description": "what one exiting unit is worth: a number, or one per unit class "
+                                                  "or unit type (others: the exit marker's count)",
+                       "oneOf": [worth, {"type": "object", "additionalProperties": False,
+                                         "properties": {k: worth for k in exit_worth_keys(rulebook)}}]},
+        },
+    }
+    return {
+        "scenario": {
+            "type": "object", "additionalProperties": False, **NULLABLE,
+            "description": "what the scenario sets: medals to win, objectives, exits, options",
+            "properties": {
+                "medals_to_win": per_side(1, MAX_MEDALS, "medals each side needs (absent: the usual count)"),
+                "first_player": maybe_side,
+                "cards": per_side(1, MAX_CARDS, "command cards in each side's hand"),
+                "objectives": {"type": "array", "maxItems": MAX_OBJECTIVES, "items": objective, **NULLABLE},
+                "exits": {"type": "array", "maxItems": MAX_EXITS, "items": exit_hex, **NULLABLE},
+                "options": {"type": "array", "maxItems": MAX_OPTIONS, "uniqueItems": True, **NULLABLE,
+                            "items": _enum(options, "a nation, action or special rule the scenario switches on "
+                                                    "(battle rules go in `rules`)"),
+                            "description": "e.g. us_marine_corps (the Allies are US Marines: Gung-Ho)"},
+            },
+        },
+        "casualties": {
+            "type": "array", "maxItems": MAX_CASUALTIES, **NULLABLE,
+            "description": "units and figures lost so far; `side` is the side that lost them",
+            "items": {"type": "object", "additionalProperties": False, "required": ["side", "type"],
+                      "properties": {**off_board,
+                                     "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, **NULLABLE,
+                                                 "description": "figures lost (default: the whole unit)"},
+                                     "eliminated": {"type": "boolean", **NULLABLE, "default": True}}},
+        },
+        "exited": {
+            "type": "array", "maxItems": MAX_EXITED, **NULLABLE,
+            "description": "units that left the board by an exit hex of their side",
+            "items": {"type": "object", "additionalProperties": False, "required": ["side", "type", "at"],
+                      "properties": {**off_board, "at": _hex_request()}},
         },
     }
 
