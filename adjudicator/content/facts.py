@@ -125,6 +125,16 @@ LABELS: dict[str, str] = {
     "temporary": "Temporary",
     "group": "Group of hexes",
     "turn_start": "Checked at turn start",
+    "control": "Held by",
+    "kept_until_enemy_occupies": "Kept after leaving, until an enemy unit occupies it",
+    "either_side": "Either side may gain it",
+    "ends_game": "Ends the game at once (sudden death)",
+    "medals_when_eliminated": "Medals when eliminated",
+    "figures_per_medal": "Destroyed figures per medal",
+    "medals_per_exit": "Medals for a unit that exits through it",
+    "medals_to_win": "Medals to win without a scenario",
+    "game_ends_at_once": "The game ends the moment a side has its medals",
+    "simultaneous_reach_winner": "Both sides at the count at once: the winner is",
     "die_faces": "Battle die faces",
     "close_assault_range": "Close assault range",
     "overruns_per_turn": "Armor overruns per turn",
@@ -167,6 +177,12 @@ CONDITIONS = {
     "target_japanese": "only against Japanese units",
     "attacker_not_in_same_terrain": "not when the attacker is in the same terrain",
     "not_same_plateau": "only from below or from another hill/mountain group",
+}
+
+CONTROLS = {
+    "occupy": "units of the side standing on it",
+    "absolute_majority": "the side with units on more than half of the group's hexes",
+    "sole_control": "the side with a unit in the group while the enemy has none there",
 }
 
 CLASS_ORDER = ("infantry", "armor", "artillery")
@@ -302,6 +318,10 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
         return escape(", ".join(str(v) for v in value))
     if isinstance(value, dict):
         return escape(", ".join(f"{str(k).replace('_', ' ').capitalize()}: {v}" for k, v in value.items()))
+    if key == "control" and isinstance(value, str):
+        return escape(CONTROLS.get(value, value.replace("_", " ")))
+    if key == "simultaneous_reach_winner" and value == "side_in_turn":
+        return escape("the side whose turn it is")
     if isinstance(value, str):
         return escape(value.replace("_", " "))
     return escape(str(value))

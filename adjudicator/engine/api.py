@@ -30,7 +30,16 @@ from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_ba
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import MAX_FIGURES, Situation, parse_hex, parse_situation
+from adjudicator.engine.score import WHEN, score, score_json
+from adjudicator.engine.situation import (
+    MAX_FIGURES,
+    MAX_MEDALS,
+    SIDES,
+    Situation,
+    parse_hex,
+    parse_per_side,
+    parse_situation,
+)
 
 MAX_CARD_LENGTH = 80
 MAX_FLAGS = 12  # input limit: more dice than any battle rolls
@@ -246,6 +255,24 @@ def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     return move_json(situation, rulebook, ruling, to)
 
 
+def score_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Each side's medals with the rule each comes from, what each needs and the winner, at the
+    moment ``when`` names (``side``: whose turn it is), plus ``medals`` won by means the engine
+    cannot see (core ``medals``, ``engine.score``)."""
+    situation = situation_of(data, rulebook)
+    when = "now" if data.get("when") is None else data["when"]
+    if when not in WHEN:
+        raise RequestError("when", f"`when` must be one of {', '.join(WHEN)}, got {str(when)[:40]!r}")
+    side = data.get("side")
+    if side is not None and side not in SIDES:
+        raise RequestError("side", f"`side` (whose turn it is) must be 'allies' or 'axis', got {str(side)[:40]!r}")
+    if when == "turn_start" and side is None:
+        raise RequestError("side", "`side` is required with when=turn_start: whose turn starts")
+    given = engine_call(lambda: parse_per_side(data.get("medals"), "medals", 0, MAX_MEDALS))
+    result = engine_call(lambda: score(situation, rulebook, when, side, given))
+    return score_json(situation, result)
+
+
 Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -256,6 +283,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "resolve": resolve_answer,
     "fire-map": fire_map_answer,
     "move": move_answer,
+    "score": score_answer,
 }
 """``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
 

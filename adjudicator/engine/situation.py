@@ -564,6 +564,11 @@ OPTION_KINDS = ("nation", "action", "special_rule", "core")
 """The kinds of entry a scenario option may name (``us_marine_corps``, ``capture_hq``)."""
 
 
+def _or_empty(value: Any) -> Any:
+    """An optional list: absent or null is empty; anything else is checked as given (``{}`` is no list)."""
+    return [] if value is None else value
+
+
 def _side(value: Any, where: str, nullable: bool = False) -> str | None:
     if value is None and nullable:
         return None
@@ -599,11 +604,11 @@ def parse_scenario(value: Any, board: Board, rulebook: Rulebook) -> Scenario | N
         return None
     doc = _object(value, "scenario", SCENARIO_FIELDS)
     objectives = tuple(_parse_objective(item, f"scenario.objectives[{i}]", board, rulebook)
-                       for i, item in enumerate(_list(doc.get("objectives") or [], "scenario.objectives",
+                       for i, item in enumerate(_list(_or_empty(doc.get("objectives")), "scenario.objectives",
                                                       MAX_OBJECTIVES)))
     _check_groups(objectives, rulebook)
     exits: list[ExitHex] = []
-    for i, item in enumerate(_list(doc.get("exits") or [], "scenario.exits", MAX_EXITS)):
+    for i, item in enumerate(_list(_or_empty(doc.get("exits")), "scenario.exits", MAX_EXITS)):
         exit_hex = _parse_exit(item, f"scenario.exits[{i}]", board, rulebook)
         if any((e.hex, e.side) == (exit_hex.hex, exit_hex.side) for e in exits):
             raise IllegalSituation(f"scenario.exits[{i}]", f"{board.label(exit_hex.hex)} is listed twice for the "
@@ -637,7 +642,7 @@ def _parse_objective(item: Any, where: str, board: Board, rulebook: Rulebook) ->
         raise IllegalSituation(f"{where}.kind", f"unknown medal objective {name!r}; known: {known}")
     side = _side(doc.get("side"), f"{where}.side", nullable=True)
     held_by = _side(doc.get("held_by"), f"{where}.held_by", nullable=True)
-    if side is not None and held_by is not None and held_by != side:
+    if side is not None and held_by is not None and held_by != side and not victory_rules(rulebook, kind).either_side:
         raise IllegalSituation(f"{where}.held_by", f"only the {side} may gain this objective")
     group = None if doc.get("group") is None else _str(doc["group"], f"{where}.group", MAX_GROUP_NAME)
     needed = doc.get("hexes_needed")
@@ -673,7 +678,8 @@ def _check_groups(objectives: tuple[Objective, ...], rulebook: Rulebook) -> None
         if (key, objective.hex) in seen or (key[0] == "alone" and any(
                 o.hex == objective.hex and (o.kind, o.side) == (objective.kind, objective.side)
                 for o in objectives[:i])):
-            raise IllegalSituation(where, f"({objective.hex.row}, {objective.hex.col}) is listed twice for this objective")
+            raise IllegalSituation(where, f"({objective.hex.row}, {objective.hex.col}) is listed twice for this "
+                                          "objective")
         seen.add((key, objective.hex))
         sizes[key] = sizes.get(key, 0) + 1
         if key not in first:
@@ -722,7 +728,7 @@ def _parse_options(value: Any, rulebook: Rulebook) -> tuple[str, ...]:
     go in ``rules``): a nation's rules for the scenario's troops (``us_marine_corps``), an action."""
     situation_rules = situation_rule_ids(rulebook)
     options: list[str] = []
-    for i, item in enumerate(_list(value or [], "scenario.options", MAX_OPTIONS)):
+    for i, item in enumerate(_list(_or_empty(value), "scenario.options", MAX_OPTIONS)):
         where = f"scenario.options[{i}]"
         name = _str(item, where)
         entry_id = rulebook.resolve(name, *OPTION_KINDS)
@@ -751,7 +757,7 @@ def _unit_of(doc: Mapping[str, Any], where: str, rulebook: Rulebook) -> tuple[st
     if unit_type is None:
         raise IllegalSituation(f"{where}.type", f"unknown unit type {type_name!r}")
     nation = None if doc.get("nation") is None else parse_nation(doc["nation"], f"{where}.nation", rulebook)
-    badges = parse_badges(doc.get("badges") or [], f"{where}.badges", unit_type, rulebook)
+    badges = parse_badges(_or_empty(doc.get("badges")), f"{where}.badges", unit_type, rulebook)
     return side, unit_type, resolve_profile(rulebook, unit_type, badges, nation), badges, nation
 
 
@@ -760,7 +766,7 @@ def parse_casualties(value: Any, rulebook: Rulebook) -> tuple[Casualty, ...]:
     defaults to the unit's whole starting strength and ``eliminated`` to true; a unit that lost
     figures without being eliminated must say how many."""
     found: list[Casualty] = []
-    for i, item in enumerate(_list(value or [], "casualties", MAX_CASUALTIES)):
+    for i, item in enumerate(_list(_or_empty(value), "casualties", MAX_CASUALTIES)):
         where = f"casualties[{i}]"
         doc = _object(item, where, CASUALTY_FIELDS)
         side, unit_type, profile, badges, nation = _unit_of(doc, where, rulebook)
@@ -782,7 +788,7 @@ def parse_exited(value: Any, board: Board, rulebook: Rulebook, scenario: Scenari
     """``exited``: units that left the board by an exit hex of their side (``scenario.exits``)."""
     found: list[ExitedUnit] = []
     exits = {(e.hex, e.side) for e in scenario.exits} if scenario else set()
-    for i, item in enumerate(_list(value or [], "exited", MAX_EXITED)):
+    for i, item in enumerate(_list(_or_empty(value), "exited", MAX_EXITED)):
         where = f"exited[{i}]"
         doc = _object(item, where, EXITED_FIELDS)
         side, unit_type, profile, _badges, _nation = _unit_of(doc, where, rulebook)

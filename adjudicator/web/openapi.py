@@ -17,6 +17,7 @@ from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
+from adjudicator.engine.score import WHEN
 from adjudicator.engine.situation import (
     MAX_CARDS,
     MAX_CASUALTIES,
@@ -452,6 +453,36 @@ RESUPPLY_RESPONSE = {
         "supplier_figures": {"type": "integer", "minimum": 0},
     },
 }
+PER_SIDE = {"type": "object", "required": list(SIDES),
+            "properties": {side: {"type": "integer", "minimum": 0} for side in SIDES}}
+SCORE_RESPONSE = {
+    "type": "object",
+    "required": ["medals", "needed", "winner", "game_over", "sources", "notes", "objectives", "when"],
+    "properties": {
+        "medals": PER_SIDE, "needed": PER_SIDE,
+        "winner": {"type": "string", "enum": [*SIDES, None], **NULLABLE},
+        "game_over": {"type": "boolean", "description": "the winner has won now (the game ends at once, even "
+                                                        "mid-turn)"},
+        "decided_by": {**REASON, **NULLABLE, "description": "why the winner won"},
+        "when": {"type": "string", "enum": list(WHEN)},
+        "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE},
+        "sources": {"type": "array", "description": "every medal with its rule; a side's sources add up to its "
+                                                   "medals", "items": {
+            **REASON, "required": ["side", "medals", *REASON["required"]],
+            "properties": {**REASON["properties"], "side": {"type": "string", "enum": list(SIDES)},
+                           "medals": {"type": "integer", "minimum": 1}}}},
+        "notes": {"type": "array", "items": REASON},
+        "objectives": {"type": "array", "description": "each objective (hex or group) as things stand", "items": {
+            "type": "object", "required": ["kind", "hexes", "holder", "held_by", "medals", "occupied"],
+            "properties": {"kind": {"type": "string"}, "side": {"type": "string", **NULLABLE},
+                           "group": {"type": "string", **NULLABLE}, "medals": {"type": "integer"},
+                           "hexes": {"type": "array", "items": HEX}, "hexes_needed": {"type": "integer"},
+                           "occupied": PER_SIDE,
+                           "holder": {"type": "string", **NULLABLE},
+                           "held_by": {"type": "string", **NULLABLE,
+                                       "description": "the objective's `held_by` for the next situation"}}}},
+    },
+}
 ENTRY_RESPONSE = {
     "type": "object",
     "required": ["id", "kind", "name", "summary", "body", "sources"],
@@ -546,6 +577,10 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
                 "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
                 "include resupply."),
+            "/api/v1/score": _post(
+                "Each side's medals with their rules, what each needs, and the winner", "ScoreRequest", "Score",
+                "Counts eliminated units (with the units' medal exceptions), objectives, exits, sudden death and "
+                "medals given from outside, at the moment `when` names."),
             "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
             "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
                 {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",
@@ -670,6 +705,18 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                                  "description": "the second move a card such as Behind Enemy Lines gives"},
                 "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
             }),
+            "ScoreRequest": _with(situation, [], {
+                "when": {"type": "string", "enum": [*WHEN, None], **NULLABLE, "default": "now",
+                         "description": "now: objectives that count at any moment; turn_start, turn_end: at the "
+                                        "start or end of `side`'s turn"},
+                "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
+                         "description": "whose turn it is (required with turn_start)"},
+                "medals": {"type": "object", "additionalProperties": False, **NULLABLE,
+                           "description": "medals already won by means the engine cannot see",
+                           "properties": {side: {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS,
+                                                 **NULLABLE} for side in SIDES}},
+            }),
+            "Score": SCORE_RESPONSE,
             "LineOfSight": LOS_RESPONSE,
             "Battle": BATTLE_RESPONSE,
             "Retreat": RETREAT_RESPONSE,
