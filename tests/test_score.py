@@ -78,8 +78,8 @@ def test_an_eliminated_unit_gives_the_enemy_one_medal(client):
     answer = score(client, [ALLIED_INF], casualties=[{"side": "axis", "type": "infantry"},
                                                      {"side": "axis", "type": "armor"}])
     assert answer["medals"] == {"allies": 2, "axis": 0}
-    assert {s["text"] for s in sources(answer, "allies", "medals")} == {"Axis Infantry eliminated: 1 medal",
-                                                                        "Axis Armor eliminated: 1 medal"}
+    assert {s["text"] for s in sources(answer, "allies", "medals")} == {"Axis Infantry eliminated",
+                                                                        "Axis Armor eliminated"}
 
 
 def test_figures_lost_by_a_unit_still_on_the_board_give_no_medal(client):
@@ -522,3 +522,78 @@ def test_the_content_sets_each_unit_medal_field(rulebook):
     units = [rulebook.unit(u) for u in rulebook.ids_of_kind("unit")]
     assert all(isinstance(u, UnitRules) for u in units)
     assert any(u.medals_when_eliminated != 1 for u in units) and any(u.figures_per_medal for u in units)
+
+
+# -- what a roll changes (/resolve) -----------------------------------------------------------------
+
+ATTACKER = {"id": "A", "side": "allies", "type": "infantry", "row": 5, "col": 11, "figures": 4}
+
+
+def resolve(client: FlaskClient, target: dict[str, Any], rolled: dict[str, int], scenario: dict[str, Any] | None,
+            units: tuple[dict[str, Any], ...] = (), **fields: Any) -> dict[str, Any]:
+    body = {"units": [ATTACKER, target, *units], "attacker": "A", "target": target["id"], "rolled": rolled, **fields}
+    if scenario is not None:
+        body["scenario"] = scenario
+    response = client.post("/api/v1/resolve", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def outcome(answer: dict[str, Any], after: str) -> dict[str, Any]:
+    return next(o for o in answer["score"]["outcomes"] if o["after"] == after)
+
+
+def test_a_roll_that_eliminates_the_last_unit_needed_wins_the_game_at_once(client):
+    target = unit("T", "axis", 4, 10, figures=1)
+    answer = resolve(client, target, {"infantry": 1, "grenade": 1, "star": 1},
+                     {"medals_to_win": {"allies": 2}}, casualties=[{"side": "axis", "type": "armor"}])
+    assert answer["score"]["before"]["medals"]["allies"] == 1
+    roll = outcome(answer, "roll")
+    assert roll["medals"]["allies"] == 2 and roll["winner"] == "allies" and roll["game_over"] is True
+    codes = [c["code"] for c in roll["changes"]]
+    assert codes == ["score.roll_gains", "score.roll_wins", "score.ends_at_once"]
+    assert all(c in answer["steps"] for c in roll["changes"])  # told at the end of the resolution
+    assert not any(o["after"] == "take_ground" for o in answer["score"]["outcomes"])  # the game is over
+
+
+def test_a_retreat_off_a_temporary_objective_loses_its_medal(client):
+    target = unit("T", "axis", 4, 10)
+    scenario = {"objectives": [objective(4, 10, "temporary_medal", "axis")]}
+    answer = resolve(client, target, {"star": 2, "flag": 1}, scenario)
+    assert answer["vacated"] == "retreated"
+    assert answer["score"]["before"]["medals"]["axis"] == 1
+    roll = outcome(answer, "roll")
+    assert roll["medals"]["axis"] == 0
+    lost = next(c for c in roll["changes"] if c["code"] == "score.roll_loses")
+    assert lost["rule"] == "temporary_medal" and "F5" in lost["text"]
+
+
+def test_taking_ground_onto_an_objective_gains_it_and_leaving_ones_own_loses_it(client):
+    """The classic: the attacker takes ground off the town objective it held."""
+    target = unit("T", "axis", 4, 10)
+    scenario = {"objectives": [objective(4, 10, "temporary_medal", "allies"),
+                               objective(5, 11, "temporary_medal", "allies")]}
+    answer = resolve(client, target, {"star": 2, "flag": 1}, scenario)
+    assert answer["take_ground"] is True
+    ground = outcome(answer, "take_ground")
+    codes = sorted(c["code"] for c in ground["changes"])
+    assert codes == ["score.take_ground_gains", "score.take_ground_loses"]
+    assert ground["medals"]["allies"] == outcome(answer, "roll")["medals"]["allies"] == 1
+    assert all(c["params"]["at"]["hex"] == "F5" for c in ground["changes"])
+
+
+def test_half_track_figures_lost_to_a_roll_count_toward_a_medal(client, rulebook):
+    per = rulebook.unit("half_track").figures_per_medal
+    target = {"id": "T", "side": "axis", "type": "half_track", "row": 4, "col": 10, "figures": 3}
+    answer = resolve(client, target, {"armor": 1, "grenade": 1, "star": 1}, {},
+                     casualties=[{"side": "axis", "type": "half_track", "figures": per - 2, "eliminated": False}])
+    assert answer["figures_lost"] == 2 and not answer["eliminated"]
+    roll = outcome(answer, "roll")
+    assert roll["medals"]["allies"] == 1
+    assert roll["changes"][0]["rule"] == "half_track" and roll["changes"][0]["fact"] == "figures_per_medal"
+
+
+def test_without_a_scenario_resolve_says_nothing_of_the_score(client):
+    answer = resolve(client, unit("T", "axis", 4, 10, figures=1), {"infantry": 1, "grenade": 1, "star": 1}, None)
+    assert "score" not in answer
+    assert not any(s["code"].startswith("score.") for s in answer["steps"])

@@ -26,11 +26,18 @@ from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
 from adjudicator.engine.movement import legal_moves, move_json
-from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle, resolve_card_attack
+from adjudicator.engine.resolve import (
+    Resolution,
+    parse_rolled,
+    resolution_json,
+    resolve_battle,
+    resolve_card_attack,
+)
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.score import WHEN, score, score_json
+from adjudicator.engine.score_change import roll_on_score, roll_steps
 from adjudicator.engine.situation import (
     MAX_FIGURES,
     MAX_MEDALS,
@@ -220,8 +227,8 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     if data.get("attacker") is None and card is not None:
         attack = card_attack_of(data, situation, card, rulebook)
         rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
-        return resolution_json(situation, rulebook, engine_call(lambda: resolve_card_attack(situation, rulebook,
-                                                                                            attack, rolled)))
+        applied = engine_call(lambda: resolve_card_attack(situation, rulebook, attack, rolled))
+        return with_score(resolution_json(situation, rulebook, applied), situation, rulebook, applied, attack.side)
     attacker = unit_id_of(data, "attacker", situation)
     target = unit_id_of(data, "target", situation)
     overrun_battle = bool_of(data, "overrun_battle")
@@ -229,7 +236,19 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
                                                combat_card=combat_card, overrun_battle=overrun_battle))
     resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
-    return resolution_json(situation, rulebook, resolution)
+    return with_score(resolution_json(situation, rulebook, resolution), situation, rulebook, resolution,
+                      ruling.attacker.side)
+
+
+def with_score(answer: dict[str, Any], situation: Situation, rulebook: Rulebook, resolution: Resolution,
+               side: str) -> dict[str, Any]:
+    """A ``/resolve`` answer for a situation with a ``scenario`` also says what the roll changes on
+    the score (``engine.score_change``): ``score``, and its changes closing ``steps``."""
+    change = roll_on_score(situation, rulebook, resolution, side) if resolution.ruling.legal else None
+    if change is not None:
+        answer["score"] = change
+        answer["steps"] = [*answer["steps"], *roll_steps(change)]
+    return answer
 
 
 def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:

@@ -46,6 +46,8 @@ MEDALS_ENTRY = "medals"
 """The core entry of the medal count (``content/core/medals.md``)."""
 ARMIES = {"allies": "The Allies", "axis": "The Axis"}
 """How a sentence that starts with a side names it."""
+SIDE_NAMES = {"allies": "the Allies", "axis": "the Axis"}
+"""How a side is named within a sentence."""
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ MESSAGES: dict[str, str] = {
     "score.checked_at_turn_start": "The {objective} at {hexes} is checked only at the start of a side's turn",
     "score.ends_at_once": "The game ends the moment a side has its medals, even in the middle of a turn",
     "score.ends_at_turn_end": "{army} have their medals; the game ends at the end of the turn",
-    "score.exited": "{unit_name} left the board at {at}: {n:medal|medals}",
+    "score.exited": "{unit_name} left the board at {at}",
     "score.figures_on_stand": "{unit_name} figures on the medal stand: {figures}; {more} more make a medal",
-    "score.figures_to_medals": "{figures} {unit_name} figures destroyed, {per} to a medal: {n:medal|medals}",
+    "score.figures_to_medals": "{figures} {unit_name} figures destroyed, {per} to a medal",
     "score.given": "{army} won {n:medal|medals} the board does not show (given with the request)",
     "score.heroic_leader": "{unit_name} carried a Heroic Leader: if the two dice rolled for him showed a star, he "
                            "is one more medal (add it in `medals`)",
@@ -46,8 +46,15 @@ MESSAGES: dict[str, str] = {
     "score.objective_kept": "{army} occupied {hexes} last: the {objective} stays theirs",
     "score.objective_turn_start": "{army} held {hexes} at the start of their turn: the {objective} is theirs "
                                   "through it",
+    "score.roll_gains": "This roll gives {side_name} {n:medal|medals}: {why}",
+    "score.roll_loses": "This roll costs {side_name} {n:medal|medals}, as this no longer stands: {why}",
+    "score.roll_wins": "This roll wins the game: {why}",
     "score.sudden_death": "{army} stand on {count} of {hexes}: the {objective} ends the game",
-    "score.unit_eliminated": "{unit_name} eliminated: {n:medal|medals}",
+    "score.take_ground_gains": "Taking ground into {at} gives {side_name} {n:medal|medals}: {why}",
+    "score.take_ground_loses": "Taking ground into {at} costs {side_name} {n:medal|medals}, as this no longer "
+                               "stands: {why}",
+    "score.take_ground_wins": "Taking ground into {at} wins the game: {why}",
+    "score.unit_eliminated": "{unit_name} eliminated",
     "score.usual_count": "No scenario gives the count: a side needs {n:medal|medals}, the count the engine "
                          "assumes",
     "score.won": "{army} have {n:medal|medals} of the {needed} they need and win",

@@ -390,6 +390,18 @@ RESOLVE_RESPONSE = {
         "overrun_if_vacated": {"type": "boolean"},
         "advance": {"type": "object", **NULLABLE},
         "steps": {"type": "array", "items": REASON},
+        "score": {"type": "object", "required": ["before", "outcomes"],
+                  "description": "only when the situation has a `scenario`: the score before the battle, after "
+                                 "the roll and, when the attacker may take the emptied hex, after taking ground",
+                  "properties": {
+                      "before": {"type": "object", "required": ["medals", "needed", "winner"]},
+                      "outcomes": {"type": "array", "items": {
+                          "type": "object", "required": ["after", "medals", "winner", "game_over", "changes"],
+                          "properties": {"after": {"type": "string", "enum": ["roll", "take_ground"]},
+                                         "medals": {"type": "object"},
+                                         "winner": {"type": "string", **NULLABLE},
+                                         "game_over": {"type": "boolean"},
+                                         "changes": {"type": "array", "items": REASON}}}}}},
     },
 }
 FIRE_MAP_RESPONSE = {
