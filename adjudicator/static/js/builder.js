@@ -17,6 +17,7 @@ import {segmented, unitFields, settleFigures, unitTypeOptions} from './builder-c
 import {fetchMoves, classify, moveOverlay, trails, moveSheet, movedText} from './builder-move.js';
 import {Roll} from './builder-roll.js';
 import {FireMap} from './builder-firemap.js';
+import {ScoreStrip, recordLoss} from './builder-score.js';
 import {choice as offlineChoice} from './offline-engine.js';
 import {
   EMPTY, newState, situationDoc, savedDoc, encodeFragment, decodeFragment, key, nextUnitId, unitAt, unitById,
@@ -68,6 +69,8 @@ function centreOn(p) {
 }
 if (roll) roll.onAnswer = () => centreOn(unitById(state, state.target));
 const fire = DATA && new FireMap(DATA.api.fire_map, () => { withFocusKept(renderSheet); drawOverlay(); });
+const score = DATA && new ScoreStrip({url: DATA.api.score, content, element: $('#score-box'),
+  onHeld: () => commit({refresh: false}), onAnswer: () => drawOverlay()});
 const wide = window.matchMedia('(min-width: 62rem)');
 
 // -- messages -------------------------------------------------------------------------------
@@ -282,6 +285,7 @@ function withFocusKept(fn) {
 
 function render() {
   fire?.update(state, ui.moving ? null : selectedUnit());
+  score?.update(state, situationDoc(state));
   board.render(state, ui);
   renderFace();
   hint(toolHint());
@@ -512,6 +516,7 @@ function renderRoll(ruling, attacker, target) {
 function applyOutcome(attacker, target, o) {
   const d = roll.answer.data;
   const hex = {row: target.row, col: target.col};
+  recordLoss(state, target, o.lost, o.eliminated);  // the score counts it (builder-score.js)
   if (o.eliminated) removeUnit(target);
   else {
     target.figures -= o.lost;
@@ -663,7 +668,7 @@ function drawOverlay() {
       || (target && r.retreat?.ok && (!attacker || (r.battle?.ok && r.battle.data.legal) || ui.highlight !== null) ? r.retreat.data : null),
     retreatFrom: target,
     highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex,
-    under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
+    under: [...(score ? score.overlay(board, state) : []), ...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
       ...(showFire ? fire.sightShading(board) : [])],
     extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
   });
@@ -949,6 +954,11 @@ async function importFile(event) {
   const bd = currentBoard();
   const where = (x) => (x.row === null || x.row === undefined ? 'whole board' : hexLabel(bd, x));
   const parts = [h('p', {class: 'good', id: 'import-result'}, `Imported ${d.title ? `“${d.title}”` : file.name}: ${count(d.situation.units.length, 'unit')}, ${count(d.situation.hexes.length, 'terrain hex', 'terrain hexes')} on the ${d.situation.board} board.`)];
+  const sc = d.situation.scenario;
+  if (sc) {
+    const goal = sc.medals_to_win ? `${sc.medals_to_win.allies ?? '?'} medals for the Allies, ${sc.medals_to_win.axis ?? '?'} for the Axis` : 'the usual medal count';
+    parts.push(h('p', {id: 'import-scenario'}, `Scenario: ${goal}; ${count((sc.objectives || []).length, 'objective hex', 'objective hexes')}, ${count((sc.exits || []).length, 'exit hex', 'exit hexes')}${sc.options?.length ? `; options: ${sc.options.map((o) => content.name(o)).join(', ')}` : ''}.`));
+  }
   if (d.unknown.length) {
     parts.push(h('p', {class: 'warn strong'}, `${d.unknown.length} name${d.unknown.length === 1 ? '' : 's'} the rules content does not know (left off the board):`),
       h('table', {class: 'unknown-table', id: 'import-unknown'}, h('thead', {}, h('tr', {}, h('th', {}, 'Hex'), h('th', {}, 'What'), h('th', {}, 'Name'))),
