@@ -433,7 +433,7 @@ def test_a_saved_situation_keeps_its_scenario_casualties_and_exits(client):
 def test_the_openapi_document_states_the_parsers_limits(client):
     from adjudicator.engine import situation as limits
     doc = client.get("/api/v1/openapi.json").get_json()
-    props = doc["components"]["schemas"]["Situation"]["properties"]
+    props = doc["components"]["schemas"]["ScoreRequest"]["properties"]
     scenario = props["scenario"]["properties"]
     assert scenario["objectives"]["maxItems"] == limits.MAX_OBJECTIVES
     assert scenario["exits"]["maxItems"] == limits.MAX_EXITS

@@ -87,9 +87,6 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
 
     hex_features = [i for i in _ids(rulebook, "obstacle", "marker")
                     if isinstance(rulebook.rules[i], HexRules) and placed(i, "hex") == "hex"]
-    badge_ids = [i for i in _ids(rulebook, "badge", "marker")
-                 if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
-    badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
     name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
     return {
         "type": "object",
@@ -136,7 +133,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES},
                         "start_figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, **NULLABLE},
                         "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True,
-                                   "items": _enum(badge_ids + badge_units, "badge or unit marker id")},
+                                   "items": _enum(unit_badges(rulebook), "badge or unit marker id")},
                         "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
                         "moved_from": {**_hex_request(), **NULLABLE,
@@ -147,14 +144,24 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     },
                 },
             },
-            **scenario_properties(rulebook, badge_ids + badge_units),
         },
     }
 
 
-def scenario_properties(rulebook: Rulebook, badges: list[str]) -> dict[str, Any]:
-    """``scenario``, ``casualties`` and ``exited``: where the game stands (engine.situation, the
-    score's input), with the parser's own limits."""
+def unit_badges(rulebook: Rulebook) -> list[str]:
+    """What a unit's ``badges`` may hold: badges and unit markers, and the units a badge turns a unit into."""
+    badge_ids = [i for i in _ids(rulebook, "badge", "marker") if isinstance(rulebook.rules[i], BadgeRules)
+                 and getattr(rulebook.rules[i], "placed_on", "unit") == "unit"]
+    return badge_ids + sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
+
+
+def scenario_properties(rulebook: Rulebook) -> dict[str, Any]:
+    """``scenario``, ``casualties`` and ``exited``: where the game stands (engine.situation), with the
+    parser's own limits. Every endpoint's parser reads them, but only the requests that use them
+    describe them (``/score``): each property of a request multiplies the cases the API's schema test
+    generates (``tests/test_api_schemathesis.py``: about 30 ms each), so the units listed off the board
+    name their type, badges and nation as strings the parser checks rather than as enumerations."""
+    badges = unit_badges(rulebook)
     side = {"type": "string", "enum": list(SIDES)}
     maybe_side = {"type": "string", "enum": [*SIDES, None], **NULLABLE}
 
@@ -164,12 +171,13 @@ def scenario_properties(rulebook: Rulebook, badges: list[str]) -> dict[str, Any]
 
     situation_rules = set(situation_rule_ids(rulebook).values())
     options = [i for i in _ids(rulebook, *OPTION_KINDS) if i not in situation_rules]
-    off_board = {
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    off_board = {  # a unit off the board: named as on it, but not enumerated (see the docstring)
         "side": side,
-        "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
+        "type": {**name, "description": f"unit type id (or name, alias): {', '.join(_ids(rulebook, 'unit')[:4])}, ..."},
         "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True, **NULLABLE,
-                   "items": _enum(badges, "badge or unit marker id")},
-        "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
+                   "items": {**name, "description": f"badge or unit marker id: {', '.join(badges[:3])}, ..."}},
+        "nation": {**name, **NULLABLE, "description": f"nation: {', '.join(NATIONS)}"},
     }
     worth = {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS}
     objective = {
@@ -191,9 +199,9 @@ def scenario_properties(rulebook: Rulebook, badges: list[str]) -> dict[str, Any]
         "properties": {
             **_hex_request()["properties"], "side": {**side, "description": "the side whose units may exit here"},
             "medals": {**NULLABLE, "description": "what one exiting unit is worth: a number, or one per unit class "
-                                                  "or unit type (others: the exit marker's count)",
-                       "oneOf": [worth, {"type": "object", "additionalProperties": False,
-                                         "properties": {k: worth for k in exit_worth_keys(rulebook)}}]},
+                                                  f"or unit type ({', '.join(exit_worth_keys(rulebook)[:3])}, a unit "
+                                                  "type id; others: the exit marker's count)",
+                       "anyOf": [worth, {"type": "object", "additionalProperties": worth}]},
         },
     }
     return {
@@ -718,6 +726,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
             }),
             "ScoreRequest": _with(situation, [], {
+                **scenario_properties(rulebook),
                 "when": {"type": "string", "enum": [*WHEN, None], **NULLABLE, "default": "now",
                          "description": "now: objectives that count at any moment; turn_start, turn_end: at the "
                                         "start or end of `side`'s turn"},
