@@ -28,7 +28,14 @@ REJECTIONS = ["400", "404", "405", "406", "413", "415", "422"]  # what our API a
 @pytest.fixture(scope="module")
 def api_schema(tmp_path_factory: pytest.TempPathFactory) -> BaseSchema:
     app = make_app(seed_instance(tmp_path_factory.mktemp("schemathesis")))
-    config = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}})
+    config = SchemathesisConfig.from_dict({
+        "checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}},
+        # /score's scenario (objectives, exits, casualties) would more than double the coverage
+        # phase's cases for it (every case its schema defines, ~1,100 against ~600 for the other
+        # situation endpoints: ~20 s of CPU); its fuzzing here and tests/test_score.py's property
+        # test over scenarios cover it instead.
+        "operations": [{"include-path": "/api/v1/score", "phases": {"coverage": {"enabled": False}}}],
+    })
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=config)
 
 
