@@ -75,6 +75,12 @@ def test_the_score_strip_follows_a_take_ground_onto_an_objective(phone_page: Any
     assert page.evaluate("[window.scrollX]") == [0]
     save_screenshot(page, "score-after-take-ground-phone", full_page=False)
     save_screenshot(page, "score-after-take-ground-phone-full")
+    # the share link carries the scenario and the casualty: opened afresh, the same score
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("#builder.ready")
+    assert strip(page) == after
 
 
 def page_situation_doc(page: Any) -> dict[str, Any]:
