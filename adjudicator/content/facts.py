@@ -185,13 +185,21 @@ CONTROLS = {
     "sole_control": "the side with a unit in the group while the enemy has none there",
 }
 
+READINGS = {"side_in_turn": "the side whose turn it is"}
+
 CLASS_ORDER = ("infantry", "armor", "artillery")
 
 
 @dataclass(frozen=True)
 class FactRow:
+    key: str  # the structured field: its citation is looked up by it
     label: str
     value: Markup
+
+
+PLACEHOLDERS = frozenset({"unit_class", "targeted_as", "figures", "move_and_battle", "max_move", "dice", "battles"})
+"""Required unit fields that hold placeholders where no source gives the unit's numbers
+(``rules_documented: false``): the page does not show them as facts."""
 
 
 def _classes(values: Any) -> str:
@@ -258,58 +266,111 @@ def _dice_list(values: Any) -> str:
     ) + ")"
 
 
+def _lines(rows: Any) -> Markup:
+    return Markup("<br>").join(rows)
+
+
+def _dice_field(value: Any, _link: Link) -> Markup:
+    return escape(_dice_list(value)) if value else escape("never battles")
+
+
+def _dice_on_terrain(value: Any, link: Link) -> Markup:
+    return _lines((link(t) or escape(t)) + escape(": " + _dice_list(d)) for t, d in value.items())
+
+
+def _battle_out(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(f"{c.capitalize()} −{value[c]}" for c in CLASS_ORDER if c in value))
+
+
+def _star_hits(value: Any, _link: Link) -> Markup:
+    return escape("; ".join(
+        f"vs {_classes(s['targets']).lower()}"
+        + (" (only if it did not move)" if s.get("when") == "unmoved" else "")
+        for s in value
+    ))
+
+
+def _deck_counts(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(
+        f"{d['deck'].capitalize()}{' ' + d['section'] if d.get('section') else ''}: {d['count']}" for d in value
+    ))
+
+
+def _entry_risk(value: Any, _link: Link) -> Markup:
+    faces = ", ".join(value.get("faces", ()))
+    return escape(f"roll {value['dice']} dice, lose {value.get('figures_per_face', 1)} figure per {faces}")
+
+
+def _take_ground_limits(value: Any, link: Link) -> Markup:
+    return _lines(
+        escape(_classes(t["unit_classes"]) + " may not take ground from ") + _ids(t["from_terrains"], link)
+        for t in value
+    )
+
+
+def _move_limits(value: Any, _link: Link) -> Markup:
+    return escape("; ".join(
+        f"{_classes(m['unit_classes'])}"
+        + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
+        + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
+        + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
+        + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
+        for m in value
+    ))
+
+
+def _board_faces(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
+
+
+def _lost_when(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
+
+
+FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
+    "dice_reductions": lambda value, _link: _lines(escape(_reduction(r)) for r in value),
+    "flags": lambda value, _link: _lines(escape(_flag(r)) for r in value),
+    "dice_modifiers": lambda value, link: _lines(_modifier(m, link) for m in value),
+    "dice": _dice_field,
+    "dice_unmoved": _dice_field,
+    "dice_on_terrain": _dice_on_terrain,
+    "battle_out": _battle_out,
+    "star_hits": _star_hits,
+    "deck_counts": _deck_counts,
+    "entry_risk": _entry_risk,
+    "take_ground_limits": _take_ground_limits,
+    "move_limits": _move_limits,
+    "board_faces": _board_faces,
+    "lost_when": _lost_when,
+    "control": lambda value, _link: escape(CONTROLS.get(value, str(value).replace("_", " "))),
+    "simultaneous_reach_winner": lambda value, _link: escape(READINGS.get(value, str(value).replace("_", " "))),
+}
+"""The fields with a shape of their own, each with its formatter."""
+
+ID_LISTS = frozenset({"units", "orders_units", "excludes_units", "applies_to", "stands_on", "moves_only_on",
+                      "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
+                      "clears_and_battles"})
+"""Fields listing content ids: each is linked to its entry."""
+LINKED_IDS = frozenset({"turns_into", "badge", "requires_rule", "resupply_requires_rule"})
+"""Fields naming one content id: linked to its entry."""
+
+
 def format_value(key: str, value: Any, link: Link) -> Markup:
-    """HTML for one structured field."""
-    if key == "dice_reductions":
-        return Markup("<br>").join(escape(_reduction(r)) for r in value)
-    if key == "flags":
-        return Markup("<br>").join(escape(_flag(r)) for r in value)
-    if key == "dice_modifiers":
-        return Markup("<br>").join(_modifier(m, link) for m in value)
-    if key in {"dice", "dice_unmoved"}:
-        return escape(_dice_list(value)) if value else escape("never battles")
-    if key == "dice_on_terrain":
-        return Markup("<br>").join((link(t) or escape(t)) + escape(": " + _dice_list(d)) for t, d in value.items())
-    if key == "battle_out":
-        return escape(", ".join(f"{c.capitalize()} −{value[c]}" for c in CLASS_ORDER if c in value))
-    if key == "star_hits":
-        return escape("; ".join(
-            f"vs {_classes(s['targets']).lower()}"
-            + (" (only if it did not move)" if s.get("when") == "unmoved" else "")
-            for s in value
-        ))
-    if key == "deck_counts":
-        return escape(", ".join(
-            f"{d['deck'].capitalize()}{' ' + d['section'] if d.get('section') else ''}: {d['count']}" for d in value
-        ))
-    if key == "entry_risk":
-        faces = ", ".join(value.get("faces", ()))
-        return escape(f"roll {value['dice']} dice, lose {value.get('figures_per_face', 1)} figure per {faces}")
-    if key == "take_ground_limits":
-        return Markup("<br>").join(
-            escape(_classes(t["unit_classes"]) + " may not take ground from ") + _ids(t["from_terrains"], link)
-            for t in value
-        )
-    if key == "move_limits":
-        return escape("; ".join(
-            f"{_classes(m['unit_classes'])}"
-            + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
-            + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
-            + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
-            + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
-            for m in value
-        ))
-    if key == "board_faces":
-        return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
-    if key == "lost_when":
-        return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
-    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
-               "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
-               "clears_and_battles"} and isinstance(
-            value, list):
-        return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
-    if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):
+    """HTML for one structured field: its own formatter, else its ids linked, else as its type
+    reads (yes/no, a list, a mapping, words)."""
+    formatter = FORMATTERS.get(key)
+    if formatter is not None:
+        return formatter(value, link)
+    if key == "editor_names" and isinstance(value, list):
+        return escape(", ".join(value))
+    if key in ID_LISTS and isinstance(value, list):
+        return _ids(value, link)
+    if key in LINKED_IDS and isinstance(value, str):
         return link(value) or escape(value)
+    return _plain(value)
+
+
+def _plain(value: Any) -> Markup:
     if isinstance(value, bool):
         return escape("Yes" if value else "No")
     if isinstance(value, list):
@@ -318,10 +379,6 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
         return escape(", ".join(str(v) for v in value))
     if isinstance(value, dict):
         return escape(", ".join(f"{str(k).replace('_', ' ').capitalize()}: {v}" for k, v in value.items()))
-    if key == "control" and isinstance(value, str):
-        return escape(CONTROLS.get(value, value.replace("_", " ")))
-    if key == "simultaneous_reach_winner" and value == "side_in_turn":
-        return escape("the side whose turn it is")
     if isinstance(value, str):
         return escape(value.replace("_", " "))
     return escape(str(value))
@@ -343,5 +400,7 @@ def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
         value = facts[key]
         if value in (None, "", [], {}, ()) or (key == "placed_on" and (value == "hex" or facts.get("applies_to"))):
             continue  # "placed on: unit" says nothing the "Placed on: Infantry" row does not
-        rows.append(FactRow(LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
+        if facts.get("rules_documented") is False and key in PLACEHOLDERS:
+            continue
+        rows.append(FactRow(key, LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
     return rows

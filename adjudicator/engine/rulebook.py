@@ -266,7 +266,7 @@ class CardRules:
     """A command card."""
 
     __pydantic_config__ = FORBID
-    card_type: Literal["section", "tactic"]
+    card_type: Literal["section", "tactic"] | None = None  # None: no bundled source says (Air Sortie)
     deck_counts: tuple[DeckCount, ...] = ()
     orders: str = ""  # short statement of what it orders
     orders_unit_classes: tuple[UnitClass, ...] = ()

@@ -17,10 +17,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from adjudicator import REPO_ROOT
-from adjudicator.content.documents import KIND_LABELS
+from adjudicator.config import current
+from adjudicator.content.documents import KIND_LABELS, SOURCES
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
-from adjudicator.web.builder import builder_data
+from adjudicator.web.builder_data import builder_data
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
@@ -60,6 +61,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls: list[str] = [*SHELL_PAGES]
     urls += [url_for("pages.kind_list", kind=kind) for kind in KIND_LABELS]
     urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
+    urls += [url_for("sources.index"), *(url_for("sources.document", slug=d.slug) for d in SOURCES.values())]
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
     urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
@@ -121,11 +123,11 @@ def search_data() -> Any:
     """A compact copy of what search needs, for searching in the browser when offline."""
     catalogue = _catalogue()
     entries = [
-        [e.id, e.kind, e.meta.name, list(e.meta.aliases), e.meta.summary,
+        [e.id, e.kind, e.meta.name, [*e.meta.aliases, *e.meta.terms], e.meta.summary,
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
         for e in catalogue.entries.values()
     ]
-    synonyms_path = Path(current_app.config["CONTENT_DIR"]) / "synonyms.yaml"
+    synonyms_path = current().content_dir / "synonyms.yaml"
     response = jsonify({
         "version": catalogue.content_hash[:12],
         "fields": ["id", "kind", "name", "aliases", "summary", "url"],
@@ -171,7 +173,7 @@ def offline_engine() -> Any:
             "bundle": url_for("static", filename=assets["bundle"]),
             "bytes": assets["bytes"],
             "endpoints": sorted(ENDPOINTS),
-            "work_budget": int(current_app.config.get("ENGINE_WORK_BUDGET") or 0) or None,
+            "work_budget": current().engine_work_budget or None,
         }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-cache"
@@ -218,7 +220,7 @@ def worker_policy(response: Response) -> Response:
 @cache
 def _synonyms(path: str) -> dict[str, list[str]]:
     """Slang -> what it means ("ht" -> ["half track"]), from the file the server search uses."""
-    from adjudicator.search import Synonyms
+    from adjudicator.search.whoosh_index import load_synonyms
 
-    table = Synonyms.load(Path(path)).table
+    table = load_synonyms(Path(path)).table
     return {" ".join(key): [" ".join(v) for v in values] for key, values in table.items()}

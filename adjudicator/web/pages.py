@@ -85,10 +85,16 @@ def render_entry(kind: str, entry_id: str) -> str:
         r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
     }
     base = session.get(EntryRow, row.base) if row.base else None
+    catalogue = current_app.extensions["catalogue"]
     return render_template(
         "entry.html",
         row=row,
         facts=describe(row.facts, entry_link),
+        sources=catalogue.entries[entry_id].meta.sources,
+        terms=catalogue.entries[entry_id].meta.terms,
+        citations=catalogue.citations[entry_id],
+        origins={c.entry: catalogue.entries[c.entry] for c in catalogue.citations[entry_id].values()
+                 if c.entry != entry_id},
         see_also=[names[i] for i in see_also if i in names],
         variants=[names[i] for i in variants if i in names],
         base=base,

@@ -1,4 +1,4 @@
-// Lookups over the palette the server generated from the content (adjudicator/web/builder.py).
+// Lookups over the palette the server generated from the content (adjudicator/web/builder_data.py).
 // Nothing here knows a rule: names, kinds and standard figure counts all come from the page data.
 
 export class Content {
@@ -67,7 +67,8 @@ export class Content {
   /** Badges and unit markers that may go on a unit of this type (``applies_to``, empty = any). */
   badgesFor(type) {
     const base = this.units.get(type)?.base;
-    return this.p.badges.filter((b) => !b.applies_to.length || b.applies_to.includes(type) || (base && b.applies_to.includes(base)));
+    const fits = (b) => !b.applies_to.length || b.applies_to.includes(type) || (base && b.applies_to.includes(base));
+    return this.p.badges.filter(fits);
   }
 
   canResupply(unit) {
