@@ -216,7 +216,7 @@ def test_an_exit_worth_per_unit_class_follows_the_scenario(client):
     left = [{"side": "allies", "type": t, "at": {"row": 0, "col": 10}} for t in ("infantry", "special_forces", "armor")]
     answer = score(client, [ALLIED_INF], scenario, exited=left)
     assert answer["medals"]["allies"] == 4  # infantry 2, special forces (infantry) 2, armor nothing
-    assert [s["params"]["type"] for s in sources(answer, "allies")] == ["infantry", "special_forces"]
+    assert [s["params"]["type"]["entry"] for s in sources(answer, "allies")] == ["infantry", "special_forces"]
 
 
 def test_a_unit_must_have_left_by_an_exit_of_its_own_side(client):

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from adjudicator.engine import budget
-from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
 from adjudicator.engine.card_attack import CardAttack, assess_card_attack, card_attack_json, is_card_attack
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
@@ -170,7 +170,7 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     after = engine_call(lambda: battle_aftermath(situation, rulebook, ruling, card=ruling.card,
                                                  combat_card=ruling.combat_card))
     answer = ruling_json(situation, rulebook, ruling)
-    outcome = aftermath_json(after)
+    outcome = after.to_dict()
     if answer["probabilities"] is not None:
         for key in ("eliminate_after_retreat", "eliminate_after_retreat_exact"):
             if key in outcome:
@@ -257,7 +257,7 @@ def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     unit = unit_id_of(data, "unit", situation) if data.get("unit") is not None else None
     card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
     shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card))
-    return fire_map_json(shots)
+    return shots.to_dict()
 
 
 def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
-from adjudicator.engine.geometry import Board, Hex, distance
-from adjudicator.engine.los import hex_json, sight_map
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.los import sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
@@ -57,6 +57,21 @@ class FireMap:
     @property
     def truncated(self) -> bool:
         return self.pairs > len(self.battles)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
+        out: dict[str, Any] = {
+            "unit": self.unit,
+            "battles": [fire_entry_json(b) for b in self.battles],
+            "pairs": self.pairs,
+            "beyond_range": self.beyond_range,
+            "truncated": self.truncated,
+            "max_pairs": self.max_pairs,
+        }
+        if self.in_sight is not None and self.board is not None:
+            out["in_sight"] = [hex_json(self.board, h) for h in self.in_sight]
+        return out
+
 
 
 def fire_map(
@@ -115,18 +130,3 @@ def fire_entry_json(ruling: BattleRuling) -> dict[str, Any]:
         "line_of_sight_needed": ruling.los_needed,
         "hit_symbols": list(ruling.hits.symbols),
     }
-
-
-def fire_map_json(fm: FireMap) -> dict[str, Any]:
-    """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
-    out: dict[str, Any] = {
-        "unit": fm.unit,
-        "battles": [fire_entry_json(b) for b in fm.battles],
-        "pairs": fm.pairs,
-        "beyond_range": fm.beyond_range,
-        "truncated": fm.truncated,
-        "max_pairs": fm.max_pairs,
-    }
-    if fm.in_sight is not None and fm.board is not None:
-        out["in_sight"] = [hex_json(fm.board, h) for h in fm.in_sight]
-    return out

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Hex
-from adjudicator.engine.reasons import SIDE_ADJECTIVES, HexRef, Reason
+from adjudicator.engine.reasons import SIDE_ADJECTIVES, Reason
 from adjudicator.engine.rulebook import CoreRules, MarkerRules, Rulebook, VictoryRules
 from adjudicator.engine.situation import (
     SIDES,
@@ -38,7 +38,7 @@ from adjudicator.engine.situation import (
     objective_group,
     victory_rules,
 )
-from adjudicator.engine.wording import hex_ref, say
+from adjudicator.engine.wording import entry_ref, hex_ref, say
 
 When = Literal["now", "turn_start", "turn_end"]
 WHEN: tuple[When, ...] = ("now", "turn_start", "turn_end")
@@ -79,7 +79,7 @@ class ObjectiveState:
     def to_dict(self, situation: Situation) -> dict[str, Any]:
         return {
             "kind": self.kind, "side": self.side, "group": self.group, "medals": self.medals,
-            "hexes": [hex_ref(situation.board, h).to_json() for h in self.hexes],
+            "hexes": [hex_ref(situation.board, h).to_dict() for h in self.hexes],
             "hexes_needed": self.hexes_needed, "occupied": dict(self.occupied),
             "holder": self.holder, "held_by": self.held_by,
         }
@@ -159,6 +159,7 @@ def _casualty_medals(casualties: tuple[Casualty, ...], rulebook: Rulebook, notes
         rules = rulebook.unit(casualty.profile)
         gainer = other(casualty.side)
         name = _unit_name(casualty.side, casualty.profile, rulebook)
+        entry = entry_ref(rulebook, casualty.profile)
         if rules.figures_per_medal:
             key = (casualty.side, casualty.profile)
             stands[key] = stands.get(key, 0) + casualty.figures
@@ -166,11 +167,11 @@ def _casualty_medals(casualties: tuple[Casualty, ...], rulebook: Rulebook, notes
             rule, fact = ((MEDALS_ENTRY, None) if rules.medals_when_eliminated == 1
                           else (casualty.profile, "medals_when_eliminated"))
             found.append(MedalSource(gainer, rules.medals_when_eliminated, say(
-                "score.unit_eliminated", rule, fact=fact, unit_name=name, type=casualty.profile, side=casualty.side,
+                "score.unit_eliminated", rule, fact=fact, unit_name=name, type=entry, side=casualty.side,
                 n=rules.medals_when_eliminated)))
         elif casualty.eliminated:
             notes.append(say("score.no_medal", casualty.profile, fact="medals_when_eliminated", unit_name=name,
-                             type=casualty.profile, side=casualty.side))
+                             type=entry, side=casualty.side))
         if casualty.eliminated:
             for badge in casualty.badges:
                 if badge == HEROIC_LEADER:
@@ -179,12 +180,13 @@ def _casualty_medals(casualties: tuple[Casualty, ...], rulebook: Rulebook, notes
         per = rulebook.unit(profile).figures_per_medal
         assert per
         name = _unit_name(side, profile, rulebook)
+        entry = entry_ref(rulebook, profile)
         if figures >= per:
             found.append(MedalSource(other(side), figures // per, say(
-                "score.figures_to_medals", profile, fact="figures_per_medal", unit_name=name, type=profile, side=side,
+                "score.figures_to_medals", profile, fact="figures_per_medal", unit_name=name, type=entry, side=side,
                 figures=figures - figures % per, per=per, n=figures // per)))
         if figures % per:
-            notes.append(say("score.figures_on_stand", profile, fact="figures_per_medal", unit_name=name, type=profile,
+            notes.append(say("score.figures_on_stand", profile, fact="figures_per_medal", unit_name=name, type=entry,
                              side=side, figures=figures % per, more=per - figures % per))
     return found
 
@@ -215,7 +217,7 @@ def _exit_medals(situation: Situation, rulebook: Rulebook) -> list[MedalSource]:
         if worth:
             found.append(MedalSource(unit.side, worth, say(
                 "score.exited", marker, fact=fact, unit_name=_unit_name(unit.side, unit.profile, rulebook),
-                type=unit.profile, side=unit.side, at=hex_ref(situation.board, unit.at), n=worth)))
+                type=entry_ref(rulebook, unit.profile), side=unit.side, at=hex_ref(situation.board, unit.at), n=worth)))
     return found
 
 
@@ -259,16 +261,23 @@ def _objectives(situation: Situation, rulebook: Rulebook, when: When, side: str 
             if meeting and sudden is None:
                 sudden = side if side in meeting else meeting[0]
                 notes.append(say("score.sudden_death", lead.kind, fact="ends_game", army=ARMIES[sudden],
-                                 objective=rulebook.names[lead.kind], hexes=refs, count=occupied[sudden]))
+                                 objective=entry_ref(rulebook, lead.kind), hexes=refs, count=occupied[sudden]))
             states.append(ObjectiveState(lead.kind, hexes, lead.side, lead.group, lead.medals, needed, occupied,
                                          sudden if meeting else None, None))
             continue
-        holder, held_by, reason = _holder(rules, lead, meeting, when, side, rulebook, refs)
-        if holder is not None and reason is not None:
-            sources.append(MedalSource(holder, lead.medals, reason))
+        holder, held_by, how, fact = _holder(rules, lead, meeting, when, side)
+        named = entry_ref(rulebook, lead.kind)
+        if holder is not None:
+            sources.append(MedalSource(holder, lead.medals, say(
+                {"held": "score.objective_held", "gained": "score.objective_gained", "kept": "score.objective_kept",
+                 "turn_start": "score.objective_turn_start"}[how],
+                lead.kind, fact=fact, army=ARMIES[holder], objective=named, hexes=refs)))
         elif rules.turn_start and when != "turn_start" and meeting:
-            notes.append(say("score.checked_at_turn_start", lead.kind, fact="turn_start",
-                             objective=rulebook.names[lead.kind], hexes=refs))
+            notes.append(say("score.checked_at_turn_start", lead.kind, fact="turn_start", objective=named,
+                             hexes=refs))
+        else:
+            notes.append(say("score.objective_open", lead.kind, fact="control", objective=named, hexes=refs,
+                             needed=needed))
         states.append(ObjectiveState(lead.kind, hexes, lead.side, lead.group, lead.medals, needed, occupied,
                                      holder, held_by))
     return tuple(states), sudden
@@ -294,15 +303,16 @@ def _meets(rules: VictoryRules, objective: Objective, side: str, occupied: Mappi
     return rules.control != "sole_control" or occupied[other(side)] == 0
 
 
-def _holder(rules: VictoryRules, lead: Objective, meeting: list[str], when: When, side: str | None,
-            rulebook: Rulebook, refs: tuple[HexRef, ...]) -> tuple[str | None, str | None, Reason | None]:
-    """(holder now, ``held_by`` to carry into the next situation, the reason for the holder)."""
-    name = rulebook.names[lead.kind]
+HOW = ("held", "gained", "kept", "turn_start")
+"""How a holder has an objective's medal: standing there now, gained for good, kept after leaving
+(last to occupy), held through the turn since its start."""
+
+
+def _holder(rules: VictoryRules, lead: Objective, meeting: list[str], when: When,
+            side: str | None) -> tuple[str | None, str | None, str, str]:
+    """(holder now, ``held_by`` to carry into the next situation, how it holds it (``HOW``), the
+    field of the victory entry that decides it)."""
     alone = meeting[0] if len(meeting) == 1 else None
-
-    def reason(code: str, holder: str, fact: str) -> Reason:
-        return say(code, lead.kind, fact=fact, army=ARMIES[holder], objective=name, hexes=refs)
-
     if rules.turn_start:
         holder = lead.held_by
         checked = when == "turn_start" and side is not None
@@ -310,22 +320,16 @@ def _holder(rules: VictoryRules, lead: Objective, meeting: list[str], when: When
             holder = side
         elif checked and rules.temporary and holder == side:
             holder = None  # its turn starts without the condition: the medal goes back into play
-        if holder is None:
-            return None, None, None
-        code = "score.objective_turn_start" if rules.temporary else "score.objective_gained"
-        return holder, holder, reason(code, holder, "turn_start")
+        return holder, holder, "turn_start" if rules.temporary else "gained", "turn_start"
     if rules.temporary is False:  # gained for good the moment the condition is met
         holder = lead.held_by or alone
-        return holder, holder, reason("score.objective_gained", holder, "temporary") if holder else None
+        return holder, holder, "gained", "temporary"
     if rules.kept_until_enemy_occupies:
         if alone is not None:
-            return alone, alone, reason("score.objective_held", alone, "kept_until_enemy_occupies")
-        if lead.held_by is not None:
-            return lead.held_by, lead.held_by, reason("score.objective_kept", lead.held_by,
-                                                      "kept_until_enemy_occupies")
-        return None, None, None
+            return alone, alone, "held", "kept_until_enemy_occupies"
+        return lead.held_by, lead.held_by, "kept", "kept_until_enemy_occupies"
     holder = alone if alone is not None else (lead.held_by if lead.held_by in meeting else None)
-    return holder, None, reason("score.objective_held", holder, "control") if holder else None
+    return holder, None, "held", "control"
 
 
 def _winner(medals: Mapping[str, int], needed: Mapping[str, int], sudden: str | None, side: str | None,

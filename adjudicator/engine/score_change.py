@@ -16,7 +16,7 @@ from adjudicator.engine.geometry import Hex
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.resolve import Resolution
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.score import MEDALS_ENTRY, SIDE_NAMES, MedalSource, Score, score
+from adjudicator.engine.score import MEDALS_ENTRY, SIDE_NAMES, Score, score
 from adjudicator.engine.situation import Casualty, Situation, Unit
 from adjudicator.engine.wording import hex_ref, say
 
@@ -57,24 +57,26 @@ def _retreat_end(res: Resolution, start: Hex) -> Hex:
     return best.path[-1] if best.path else best.start
 
 
-def _changes(before: Score, after: Score, prefix: str, params: dict[str, Any]) -> tuple[Reason, ...]:
-    """Each medal source gained or lost between two scores, and a win the change brings."""
+def _changes(before: Score, after: Score, outcome: str, params: dict[str, Any]) -> tuple[Reason, ...]:
+    """Each medal source gained or lost between two scores, and a win the change brings, worded for
+    the ``outcome`` (``roll`` or ``take_ground``, whose reasons also name the hex taken)."""
     old, new = Counter(before.sources), Counter(after.sources)
     reasons: list[Reason] = []
-    for code, found in (("gains", new - old), ("loses", old - new)):
-        for source in found.elements():
-            reasons.append(_said(f"{prefix}_{code}", source, params))
+    for source in (new - old).elements():
+        reasons.append(say({"roll": "score.roll_gains", "take_ground": "score.take_ground_gains"}[outcome],
+                           source.reason.rule, fact=source.reason.fact, side_name=SIDE_NAMES[source.side],
+                           n=source.medals, why=source.reason.text, **params))
+    for source in (old - new).elements():
+        reasons.append(say({"roll": "score.roll_loses", "take_ground": "score.take_ground_loses"}[outcome],
+                           source.reason.rule, fact=source.reason.fact, side_name=SIDE_NAMES[source.side],
+                           n=source.medals, why=source.reason.text, **params))
     if after.winner is not None and before.winner != after.winner and after.decided_by is not None:
         decided = after.decided_by
-        reasons.append(say(f"{prefix}_wins", decided.rule, fact=decided.fact, why=decided.text, **params))
+        reasons.append(say({"roll": "score.roll_wins", "take_ground": "score.take_ground_wins"}[outcome],
+                           decided.rule, fact=decided.fact, why=decided.text, **params))
         if after.game_over and any(n.code == "score.ends_at_once" for n in after.notes):
             reasons.append(say("score.ends_at_once", MEDALS_ENTRY, fact="game_ends_at_once"))
     return tuple(reasons)
-
-
-def _said(code: str, source: MedalSource, params: dict[str, Any]) -> Reason:
-    return say(code, source.reason.rule, fact=source.reason.fact, side_name=SIDE_NAMES[source.side],
-               n=source.medals, why=source.reason.text, **params)
 
 
 def roll_on_score(situation: Situation, rulebook: Rulebook, res: Resolution, side: str) -> dict[str, Any] | None:
@@ -86,7 +88,7 @@ def roll_on_score(situation: Situation, rulebook: Rulebook, res: Resolution, sid
     before = score(situation, rulebook, "now", side)
     rolled, target = _after_roll(situation, res)
     after = score(rolled, rulebook, "now", side)
-    outcomes = [ScoreAfter("roll", after, _changes(before, after, "score.roll", {}))]
+    outcomes = [ScoreAfter("roll", after, _changes(before, after, "roll", {}))]
     attacker = res.ruling.attacker if hasattr(res.ruling, "attacker") else None
     emptied = target is None or target.hex != res.ruling.target.hex
     if res.take_ground and attacker is not None and emptied and not after.game_over:  # a won game ends at once
@@ -95,7 +97,7 @@ def roll_on_score(situation: Situation, rulebook: Rulebook, res: Resolution, sid
         advanced = replace(rolled, units=tuple(replace(u, hex=into) if u.id == mover.id else u for u in rolled.units))
         taken = score(advanced, rulebook, "now", side)
         outcomes.append(ScoreAfter("take_ground", taken, _changes(
-            after, taken, "score.take_ground", {"at": hex_ref(situation.board, into)})))
+            after, taken, "take_ground", {"at": hex_ref(situation.board, into)})))
     return {"before": {"medals": dict(before.medals), "needed": dict(before.needed), "winner": before.winner},
             "outcomes": [o.to_dict() for o in outcomes]}
 
