@@ -198,12 +198,19 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     return value
 
 
+BLANKS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+         "\u2028\u2029\u202f\u205f\u3000\ufeff"
+"""The characters a name may not be made of alone: white space as the OpenAPI document's pattern
+``\\S`` (JavaScript's) reads it. Python's ``str.strip()`` also strips the control characters
+0x1C-0x1F, which that pattern counts as words: a name the document allows must parse."""
+
+
 def _str(value: Any, where: str, max_length: int = 60) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip(BLANKS):
         raise IllegalSituation(where, "must be a non-empty string")
     if len(value) > max_length:
         raise IllegalSituation(where, f"must be at most {max_length} characters")
-    return value.strip()
+    return value.strip(BLANKS)
 
 
 def _list(value: Any, where: str, max_items: int) -> list[Any]:
