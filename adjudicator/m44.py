@@ -31,11 +31,13 @@ from adjudicator.engine.situation import (
     MAX_FIGURES,
     MAX_HEXES,
     NATIONS,
+    OPTION_KINDS,
     board_faces,
     parse_situation,
     resolve_profile,
     situation_rule_ids,
 )
+from adjudicator.m44_scenario import ScenarioReader, exit_marker_ids
 
 BOARD_TYPES = {"STANDARD": "standard", "OVERLORD": "overlord", "BRKTHRU": "breakthrough"}
 """``board.type`` values of the editor -> our board kinds."""
@@ -194,7 +196,7 @@ class _Importer:
     decorative: list[Unmapped] = field(default_factory=list)
     pending_unit_markers: list[tuple[Hex, str, str]] = field(default_factory=list)  # camouflage etc.
     top_side: str = "axis"
-    medals: int = 0
+    reader: ScenarioReader | None = None  # medals, objectives and exits: the situation's ``scenario``
 
     def label(self, h: Hex) -> str:
         return self.board.label(h)
@@ -370,7 +372,8 @@ class _Importer:
     # -- tags ----------------------------------------------------------------------------------
     def tags(self, h: Hex, tags: Any) -> None:
         """Tags carry medals and a few markers. Markers the content names (by their editor
-        name) go on the hex or the unit; medals are victory objectives, outside a situation."""
+        name) go on the hex or the unit; medals become the scenario's objectives and exit markers
+        its exits as well (``m44_scenario``)."""
         if not isinstance(tags, list):
             return
         for tag in tags[:20]:
@@ -385,13 +388,15 @@ class _Importer:
                     if entry_id:
                         break
             if entry_id is None:
-                if name.lower().startswith("medal"):
-                    self.medals += 1
+                if name.lower().startswith("medal") and self.reader is not None:
+                    self.reader.medal_tag(h, name, tag)
                 elif name.lower() in DECORATIVE_TAGS:
                     self.decorative.append(Unmapped(h.row, h.col, "tag", name, DECORATIVE_TAGS[name.lower()]))
                 else:
                     self.unknown.append(Unmapped(h.row, h.col, "tag", name))
                 continue
+            if entry_id in exit_marker_ids(self.rulebook) and self.reader is not None:
+                self.reader.exit_tag(h, name, tag)
             if self.rulebook.unit_badge(entry_id) is not None:
                 self.pending_unit_markers.append((h, entry_id, name))
             else:
@@ -503,14 +508,16 @@ def _int_field(value: Any, where: str) -> int:
     return number
 
 
-def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -> list[str]:
-    """Scenario options that switch on a special rule the content models (its ``situation_id``)."""
+def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -> tuple[list[str], list[str]]:
+    """Scenario options: (``rules``: the special rules the content models, by ``situation_id``;
+    ``scenario.options``: the other entries an option names, such as the US Marines' Gung-Ho)."""
     options = info.get("options")
     if not isinstance(options, Mapping):
-        return []
+        return [], []
     known = situation_rule_ids(rulebook)
     by_entry = {entry_id: sid for sid, entry_id in known.items()}
     rules: list[str] = []
+    switched: list[str] = []
     for key, value in list(options.items())[:60]:
         if value is not True and value not in (1, "1", "true", "True"):
             continue  # deck names, counts: settings, not rules
@@ -526,16 +533,23 @@ def _options(info: Mapping[str, Any], rulebook: Rulebook, importer: _Importer) -
                 break
         nation = next(filter(None, (rulebook.resolve(k, "nation") for k in
                                     (key, key.removesuffix("_rules"), key.removesuffix("_rule")))), None)
-        if found is None and nation is not None:
+        entry = next(filter(None, (rulebook.resolve(k, *OPTION_KINDS) for k in
+                                   (key, key.removesuffix("_rules"), key.removesuffix("_rule")))), None)
+        if found is None and entry is not None and entry not in known.values() and entry not in switched:
+            switched.append(entry)  # a rule the scenario switches on that is no battle rule
+        if found is None and importer.reader is not None and importer.reader.option(key):
+            worth = ", ".join(f"{kind} {n}" for kind, n in importer.reader.exit_worth.items())
+            importer.notes.append(f"option {key!r}: medals for a unit that exits: {worth} (others: the exit marker's)")
+        elif found is None and nation is not None:
             codes = ", ".join(rulebook.nation(nation).nation_codes)
             whom = (f"units of nation {codes}" if codes
                     else "the units the scenario names (no nation code switches them on)")
             importer.notes.append(f"option {key!r}: the {rulebook.names[nation]} rules apply to {whom}")
-        elif found is None:
+        elif found is None and entry is None:
             importer.unknown.append(Unmapped(None, None, "option", key))
-        elif found not in rules:
+        elif found is not None and found not in rules:
             rules.append(found)
-    return rules
+    return rules, switched
 
 
 def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
@@ -557,8 +571,11 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     if len(hexagons) > MAX_HEXAGONS:
         raise M44Error("board.hexagons", f"has {len(hexagons)} items; at most {MAX_HEXAGONS} are allowed")
 
-    importer = _Importer(rulebook, board, top_side=SIDE_NAMES[top])
-    rules = _options(info, rulebook, importer)
+    importer = _Importer(rulebook, board, top_side=SIDE_NAMES[top],
+                         reader=ScenarioReader(rulebook, board, SIDE_NAMES[top]))
+    assert importer.reader is not None
+    importer.reader.game_info(info)
+    rules, options = _options(info, rulebook, importer)
     occupied: set[Hex] = set()
     for i, item in enumerate(hexagons):
         where = f"board.hexagons[{i}]"
@@ -586,10 +603,15 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     if str(board_data.get("face") or "").strip().upper() == "BEACH":
         importer.beach_face()
     importer.infer_owners()
-    if importer.medals:
-        importer.notes.append(
-            f"{importer.medals} medal tag(s) left out: victory objectives are not part of a situation")
-    doc = _validated(importer.document(bottom_side, rules, face), rulebook, importer)
+    doc = importer.document(bottom_side, rules, face)
+    reader = importer.reader
+    scenario = reader.scenario(options)
+    if scenario is not None:
+        doc["scenario"] = scenario
+    importer.unknown += [Unmapped(*found) for found in reader.unknown]
+    importer.skipped += [Unmapped(*found) for found in reader.skipped]
+    importer.notes += reader.notes
+    doc = _validated(doc, rulebook, importer)
     return M44Import(
         situation=doc,
         title=_title(data),
@@ -611,7 +633,8 @@ def _validated(doc: dict[str, Any], rulebook: Rulebook, importer: _Importer) -> 
     kept = []
     for unit in doc["units"]:
         own_hex = by_hex.get((unit["row"], unit["col"]))
-        alone = {**doc, "hexes": [own_hex] if own_hex else [], "units": [unit]}
+        alone = {**{k: v for k, v in doc.items() if k != "scenario"}, "hexes": [own_hex] if own_hex else [],
+                 "units": [unit]}
         if _check_alone(alone, rulebook, importer):
             kept.append(unit)
     doc["units"] = kept

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ENGINE_ENDPOINTS = ["/api/v1/line-of-sight", "/api/v1/battle", "/api/v1/retreat", "/api/v1/resupply",
-                    "/api/v1/resolve", "/api/v1/fire-map"]
+                    "/api/v1/resolve", "/api/v1/fire-map", "/api/v1/score"]
 POST_ENDPOINTS = [*ENGINE_ENDPOINTS, "/api/v1/situations"]
 
 VALID = {

@@ -165,10 +165,11 @@ def test_scenario_options_switch_on_the_special_rules_they_name(rulebook):
     assert sample("beach_bunkers_breakthrough", rulebook).situation["rules"] == ["night_attacks"]
 
 
-def test_medal_tags_are_mentioned_not_imported(rulebook):
+def test_medal_tags_become_scenario_objectives(rulebook):
     result = sample("crossroads_standard", rulebook)
     assert result.unknown == ()
-    assert any("1 medal" in note for note in result.notes)
+    assert result.situation["scenario"]["objectives"] == [
+        {"row": 4, "col": 8, "kind": "permanent_medal", "side": "axis", "medals": 1}]
 
 
 def test_unit_the_engine_rejects_is_skipped_with_the_engine_reason(rulebook):

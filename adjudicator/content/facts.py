@@ -127,6 +127,16 @@ LABELS: dict[str, str] = {
     "temporary": "Temporary",
     "group": "Group of hexes",
     "turn_start": "Checked at turn start",
+    "control": "Held by",
+    "kept_until_enemy_occupies": "Kept after leaving, until an enemy unit occupies it",
+    "either_side": "Either side may gain it",
+    "ends_game": "Ends the game at once (sudden death)",
+    "medals_when_eliminated": "Medals when eliminated",
+    "figures_per_medal": "Destroyed figures per medal",
+    "medals_per_exit": "Medals for a unit that exits through it",
+    "medals_to_win": "Medals to win without a scenario",
+    "game_ends_at_once": "The game ends the moment a side has its medals",
+    "simultaneous_reach_winner": "Both sides at the count at once: the winner is",
     "die_faces": "Battle die faces",
     "close_assault_range": "Close assault range",
     "overruns_per_turn": "Armor overruns per turn",
@@ -173,6 +183,14 @@ CONDITIONS = {
     "attacker_not_in_same_terrain": "not when the attacker is in the same terrain",
     "not_same_plateau": "only from below or from another hill/mountain group",
 }
+
+CONTROLS = {
+    "occupy": "units of the side standing on it",
+    "absolute_majority": "the side with units on more than half of the group's hexes",
+    "sole_control": "the side with a unit in the group while the enemy has none there",
+}
+
+READINGS = {"side_in_turn": "the side whose turn it is"}
 
 CLASS_ORDER = ("infantry", "armor", "artillery")
 
@@ -334,6 +352,8 @@ FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
     "move_limits": _move_limits,
     "board_faces": _board_faces,
     "lost_when": _lost_when,
+    "control": lambda value, _link: escape(CONTROLS.get(value, str(value).replace("_", " "))),
+    "simultaneous_reach_winner": lambda value, _link: escape(READINGS.get(value, str(value).replace("_", " "))),
 }
 """The fields with a shape of their own, each with its formatter."""
 

@@ -32,11 +32,27 @@ from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
 from adjudicator.engine.movement import legal_moves, move_json
-from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle, resolve_card_attack
+from adjudicator.engine.resolve import (
+    Resolution,
+    parse_rolled,
+    resolution_json,
+    resolve_battle,
+    resolve_card_attack,
+)
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import MAX_FIGURES, Situation, parse_hex, parse_situation
+from adjudicator.engine.score import WHEN, score, score_json
+from adjudicator.engine.score_change import roll_on_score, roll_steps
+from adjudicator.engine.situation import (
+    MAX_FIGURES,
+    MAX_MEDALS,
+    SIDES,
+    Situation,
+    parse_hex,
+    parse_per_side,
+    parse_situation,
+)
 
 MAX_CARD_LENGTH = 80
 MAX_FLAGS = 12  # input limit: more dice than any battle rolls
@@ -218,8 +234,8 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     if data.get("attacker") is None and card is not None:
         attack = card_attack_of(data, situation, card, rulebook)
         rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
-        return resolution_json(situation, rulebook, engine_call(lambda: resolve_card_attack(situation, rulebook,
-                                                                                            attack, rolled)))
+        applied = engine_call(lambda: resolve_card_attack(situation, rulebook, attack, rolled))
+        return with_score(resolution_json(situation, rulebook, applied), situation, rulebook, applied, attack.side)
     attacker = unit_id_of(data, "attacker", situation)
     target = unit_id_of(data, "target", situation)
     overrun_battle = bool_of(data, "overrun_battle")
@@ -227,7 +243,19 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
                                                combat_card=combat_card, overrun_battle=overrun_battle))
     resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
-    return resolution_json(situation, rulebook, resolution)
+    return with_score(resolution_json(situation, rulebook, resolution), situation, rulebook, resolution,
+                      ruling.attacker.side)
+
+
+def with_score(answer: dict[str, Any], situation: Situation, rulebook: Rulebook, resolution: Resolution,
+               side: str) -> dict[str, Any]:
+    """A ``/resolve`` answer for a situation with a ``scenario`` also says what the roll changes on
+    the score (``engine.score_change``): ``score``, and its changes closing ``steps``."""
+    change = roll_on_score(situation, rulebook, resolution, side) if resolution.ruling.legal else None
+    if change is not None:
+        answer["score"] = change
+        answer["steps"] = [*answer["steps"], *roll_steps(change)]
+    return answer
 
 
 def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
@@ -253,6 +281,24 @@ def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     return move_json(situation, rulebook, ruling, to)
 
 
+def score_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Each side's medals with the rule each comes from, what each needs and the winner, at the
+    moment ``when`` names (``side``: whose turn it is), plus ``medals`` won by means the engine
+    cannot see (core ``medals``, ``engine.score``)."""
+    situation = situation_of(data, rulebook)
+    when = "now" if data.get("when") is None else data["when"]
+    if when not in WHEN:
+        raise RequestError("when", f"`when` must be one of {', '.join(WHEN)}, got {str(when)[:40]!r}")
+    side = data.get("side")
+    if side is not None and side not in SIDES:
+        raise RequestError("side", f"`side` (whose turn it is) must be 'allies' or 'axis', got {str(side)[:40]!r}")
+    if when == "turn_start" and side is None:
+        raise RequestError("side", "`side` is required with when=turn_start: whose turn starts")
+    given = engine_call(lambda: parse_per_side(data.get("medals"), "medals", 0, MAX_MEDALS))
+    result = engine_call(lambda: score(situation, rulebook, when, side, given))
+    return score_json(situation, result)
+
+
 Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -263,6 +309,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "resolve": resolve_answer,
     "fire-map": fire_map_answer,
     "move": move_answer,
+    "score": score_answer,
 }
 """``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
 

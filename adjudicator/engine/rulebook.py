@@ -223,6 +223,11 @@ class UnitRules:
     # moves it may never make, up or down, in either direction (half-tracks: between a cliff or sea
     # bluff and a beach, ocean or shoreline); a retreat is not a move (``cliff``)
     no_move_between: tuple[TerrainPair, ...] = ()
+    # medals (added with the score engine, engine/score.py)
+    medals_when_eliminated: int = 1  # medals an eliminated unit gives its enemy (0: snipers give none)
+    # destroyed figures count toward a medal this many at a time, whether or not the unit is
+    # eliminated (Half-Tracks, Supply Trucks: 3); None: the unit gives its medals when eliminated
+    figures_per_medal: int | None = None
 
 
 @dataclass(frozen=True)
@@ -263,6 +268,9 @@ class MarkerRules(HexRules, BadgeRules):
 
     __pydantic_config__ = FORBID
     placed_on: Literal["hex", "unit"] = "hex"
+    # exit markers: medals a unit leaving the board through the hex gives its own side (one of its
+    # figures goes on the Victory track); None: the marker is not an exit
+    medals_per_exit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -372,12 +380,29 @@ class ActionRules:
     situation_id: str | None = None
 
 
+VictoryControl = Literal["occupy", "absolute_majority", "sole_control"]
+"""What a side must do on an objective's hexes to hold its medal: stand on them (``hexes_needed``
+of a group, all of them by default), have units on more than half of them, or be the only side
+with units there."""
+
+
 @dataclass(frozen=True)
 class VictoryRules:
+    """A medal objective's condition (content ``victory``): what holds it, when it is checked, how
+    long it is kept. ``engine.score`` reads these fields; a scenario's ``objectives`` name the entry."""
+
     __pydantic_config__ = FORBID
+    # True: the medal is held only while the condition holds and lost the moment it fails; False:
+    # gained for good once the condition is met; None: neither (last to occupy, sudden death)
     temporary: bool | None = None
+    # the condition speaks of a group of hexes: objectives of the entry typed without a group name
+    # form one group per side (majority, sole control); otherwise each such hex stands alone
     group: bool = False
-    turn_start: bool = False
+    turn_start: bool = False  # checked only at the start of the side's own turn
+    control: VictoryControl = "occupy"
+    kept_until_enemy_occupies: bool = False  # last to occupy: kept after leaving, until the enemy enters
+    either_side: bool = False  # a unit of either side may gain it (the scenario names no side)
+    ends_game: bool = False  # sudden death: the side that meets it wins at once, whatever the medals
 
 
 @dataclass(frozen=True)
@@ -399,6 +424,12 @@ class CoreRules:
     figures_lost_per_retreat_move_not_made: int | None = None
     board_faces: dict[str, BoardFace] = field(default_factory=dict)  # face id -> face
     default_board_face: str | None = None  # the face a situation without ``face`` is drawn in
+    # medals (core ``medals``, read by engine/score.py)
+    medals_to_win: int | None = None  # the count a side needs when a situation gives no scenario
+    game_ends_at_once: bool = False  # the game ends the moment a side has its medals, even mid-turn
+    # who wins when both sides are at their count at once and no source decides it: the side
+    # whose turn it is (the player who made the last move)
+    simultaneous_reach_winner: Literal["side_in_turn"] | None = None
 
 
 DISPLAY_ONLY: dict[str, str] = {
@@ -414,9 +445,6 @@ DISPLAY_ONLY: dict[str, str] = {
     "CombatCardRules.deck": "which deck a combat card belongs to is shown on its page and in the builder",
     "CombatCardRules.special_action": "shown on the page and in the builder; rulings read the card's modifiers",
     "CombatCardRules.deck_size": "deck make-up is shown on the page; no ruling depends on it",
-    "VictoryRules.temporary": "there is no victory engine yet: medal objectives are explained on their pages",
-    "VictoryRules.group": "there is no victory engine yet: medal objectives are explained on their pages",
-    "VictoryRules.turn_start": "there is no victory engine yet: medal objectives are explained on their pages",
     "CoreRules.default_board_face": "the board's face is cosmetic (Winter Wars rulebook, Foreword): no ruling "
                                     "reads a situation's face, so only the builder needs the face it draws "
                                     "when a situation gives none",

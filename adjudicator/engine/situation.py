@@ -14,7 +14,7 @@ from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
-from adjudicator.engine.rulebook import BadgeRules, BoardFace, Rulebook, UnitRules
+from adjudicator.engine.rulebook import BadgeRules, BoardFace, Rulebook, UnitRules, VictoryRules
 
 SIDES = ("allies", "axis")
 NATIONS = (
@@ -37,6 +37,16 @@ because the OpenAPI document states it too and the two regex dialects disagree o
 the same in both, and every character either calls white space is left out."""
 _NOT_BLANK = re.compile(NOT_BLANK)
 MAX_BADGES = 10  # badges and unit markers on one unit
+# the scenario (``scenario``, ``casualties``, ``exited``): limits of the request, not rules
+MAX_OBJECTIVES = 120  # medal hexes of one scenario; real ones hold a few dozen at most
+MAX_EXITS = 120  # exit hexes: both baselines of an Overlord board fit
+MAX_OPTIONS = 30
+MAX_MEDALS = 99  # medals to win, an objective's or an exit's worth, medals given from outside
+MAX_CARDS = 20  # command cards in a hand
+MAX_GROUP_NAME = 40
+MAX_CASUALTIES = 2 * MAX_UNITS
+MAX_EXITED = MAX_UNITS
+UNIT_CLASSES = ("infantry", "armor", "artillery")
 COUNTRY_NAMES = {
     "usa": "us", "united states": "us", "american": "us", "americans": "us",
     "germany": "german", "germans": "german", "wehrmacht": "german", "france": "french",
@@ -89,6 +99,68 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Objective:
+    """One medal objective hex of the scenario (``scenario.objectives[]``), by its victory entry."""
+
+    hex: Hex
+    kind: str  # victory entry id (``temporary_medal``)
+    side: str | None = None  # the side that may gain it; None: either
+    medals: int = 1
+    group: str | None = None  # hexes sharing a group name count together
+    hexes_needed: int | None = None  # how many of the group's hexes must be held (None: the entry's default)
+    held_by: str | None = None  # the side that gained it earlier and keeps it now
+
+
+@dataclass(frozen=True)
+class ExitHex:
+    """A hex through which units of ``side`` may leave the board (``scenario.exits[]``)."""
+
+    hex: Hex
+    side: str
+    medals: int | None = None  # what one exiting unit is worth (None: the exit marker's own count)
+    # per unit class or unit entry, where the scenario says so; a unit named by neither is worth ``medals``
+    medals_by_unit: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What the scenario sets (``scenario``): medals to win, objectives, exits, options."""
+
+    medals_to_win: Mapping[str, int] = field(default_factory=dict)  # side -> count; a side absent: the default
+    first_player: str | None = None
+    cards: Mapping[str, int] = field(default_factory=dict)  # side -> command cards in hand
+    objectives: tuple[Objective, ...] = ()
+    exits: tuple[ExitHex, ...] = ()
+    options: tuple[str, ...] = ()  # content ids of rules the scenario switches on (``us_marine_corps``)
+
+    def option(self, entry_id: str) -> bool:
+        return entry_id in self.options
+
+
+@dataclass(frozen=True)
+class Casualty:
+    """Figures a side has lost so far (``casualties[]``): one unit's losses."""
+
+    side: str  # the side that lost them
+    type: str
+    profile: str  # the unit entry whose medal rules apply
+    figures: int
+    eliminated: bool = True
+    badges: tuple[str, ...] = ()
+    nation: str | None = None
+
+
+@dataclass(frozen=True)
+class ExitedUnit:
+    """A unit of ``side`` that left the board through an exit hex (``exited[]``)."""
+
+    side: str
+    type: str
+    profile: str
+    at: Hex
+
+
+@dataclass(frozen=True)
 class Situation:
     board: Board
     bottom_side: str
@@ -98,6 +170,9 @@ class Situation:
     # The printed face of the board (core ``board_faces``), None when not given. Kept so a saved or
     # imported situation is drawn as it was set up; no ruling reads it (the face is cosmetic).
     face: str | None = None
+    scenario: Scenario | None = None  # None: the situation gives no scenario
+    casualties: tuple[Casualty, ...] = ()
+    exited: tuple[ExitedUnit, ...] = ()
     _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
     _by_hex: Mapping[Hex, Unit] = field(default_factory=dict, repr=False, compare=False)
     # values derived once per situation by the engine (the names reasons give units: engine.wording)
@@ -262,7 +337,11 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         occupied[unit.hex] = unit.id
         units.append(unit)
     face = parse_face(doc.get("face"), rulebook)
-    return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units), face)
+    scenario = parse_scenario(doc.get("scenario"), board, rulebook)
+    casualties = parse_casualties(doc.get("casualties"), rulebook)
+    exited = parse_exited(doc.get("exited"), board, rulebook, scenario)
+    return Situation(board, bottom_side, frozenset(rules_in_effect), hexes, tuple(units), face,
+                     scenario, casualties, exited)
 
 
 BOARD_ENTRY = "board_faces"
@@ -461,6 +540,8 @@ def _parse_move(item: Mapping[str, Any], where: str, board: Board,
     return moved, moved_from, path
 
 
+
+
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
     """A unit's ``path`` (adjudicator/API.md): start hex first, each step adjacent to the last, no hex
     twice, ending on the unit's hex. Whether the unit could legally have moved so is the movement
@@ -480,3 +561,252 @@ def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, .
     if path[-1] != here:
         raise IllegalSituation(where, f"must end on the unit's hex ({here.row}, {here.col})")
     return path
+
+
+# -- the scenario -------------------------------------------------------------------------------
+
+SCENARIO_FIELDS = ("medals_to_win", "first_player", "cards", "objectives", "exits", "options")
+OBJECTIVE_FIELDS = ("row", "col", "kind", "side", "medals", "group", "hexes_needed", "held_by")
+EXIT_FIELDS = ("row", "col", "side", "medals")
+CASUALTY_FIELDS = ("side", "type", "figures", "badges", "nation", "eliminated")
+EXITED_FIELDS = ("side", "type", "at", "badges", "nation")
+OPTION_KINDS = ("nation", "action", "special_rule", "core")
+"""The kinds of entry a scenario option may name (``us_marine_corps``, ``capture_hq``)."""
+
+
+def _or_empty(value: Any) -> Any:
+    """An optional list: absent or null is empty; anything else is checked as given (``{}`` is no list)."""
+    return [] if value is None else value
+
+
+def _side(value: Any, where: str, nullable: bool = False) -> str | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str) or value not in SIDES:
+        allowed = "'allies', 'axis' or null" if nullable else "'allies' or 'axis'"
+        raise IllegalSituation(where, f"must be {allowed}, got {str(value)[:40]!r}")
+    return value
+
+
+def _object(value: Any, where: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
+    """A JSON object with only the keys ``fields`` names (a misspelt key is a 400, not ignored)."""
+    if not isinstance(value, Mapping):
+        raise IllegalSituation(where, "must be an object")
+    for key in value:
+        if key not in fields:
+            raise IllegalSituation(f"{where}.{str(key)[:40]}", f"unknown field; allowed: {', '.join(fields)}")
+    return value
+
+
+def parse_per_side(value: Any, where: str, low: int, high: int) -> dict[str, int]:
+    """``{"allies": n, "axis": n}`` (either side may be left out)."""
+    if value is None:
+        return {}
+    found = _object(value, where, SIDES)
+    return {side: _int(found[side], f"{where}.{side}", low, high) for side in SIDES if found.get(side) is not None}
+
+
+def parse_scenario(value: Any, board: Board, rulebook: Rulebook) -> Scenario | None:
+    """A situation's ``scenario`` (adjudicator/API.md): medals to win, first player, cards in hand,
+    medal objectives by victory entry, exit hexes and the options the scenario switches on. Every
+    problem is an ``IllegalSituation`` naming the field (``scenario.objectives[2].kind``)."""
+    if value is None:
+        return None
+    doc = _object(value, "scenario", SCENARIO_FIELDS)
+    objectives = tuple(_parse_objective(item, f"scenario.objectives[{i}]", board, rulebook)
+                       for i, item in enumerate(_list(_or_empty(doc.get("objectives")), "scenario.objectives",
+                                                      MAX_OBJECTIVES)))
+    _check_groups(objectives, rulebook)
+    exits: list[ExitHex] = []
+    for i, item in enumerate(_list(_or_empty(doc.get("exits")), "scenario.exits", MAX_EXITS)):
+        exit_hex = _parse_exit(item, f"scenario.exits[{i}]", board, rulebook)
+        if any((e.hex, e.side) == (exit_hex.hex, exit_hex.side) for e in exits):
+            raise IllegalSituation(f"scenario.exits[{i}]", f"{board.label(exit_hex.hex)} is listed twice for the "
+                                                           f"{exit_hex.side}")
+        exits.append(exit_hex)
+    return Scenario(
+        medals_to_win=parse_per_side(doc.get("medals_to_win"), "scenario.medals_to_win", 1, MAX_MEDALS),
+        first_player=_side(doc.get("first_player"), "scenario.first_player", nullable=True),
+        cards=parse_per_side(doc.get("cards"), "scenario.cards", 1, MAX_CARDS),
+        objectives=objectives,
+        exits=tuple(exits),
+        options=_parse_options(doc.get("options"), rulebook),
+    )
+
+
+def victory_rules(rulebook: Rulebook, kind: str) -> VictoryRules:
+    rules = rulebook.rules[kind]
+    assert isinstance(rules, VictoryRules)
+    return rules
+
+
+def _parse_objective(item: Any, where: str, board: Board, rulebook: Rulebook) -> Objective:
+    doc = _object(item, where, OBJECTIVE_FIELDS)
+    h = parse_hex(doc, where, board)
+    if doc.get("kind") is None:
+        raise IllegalSituation(f"{where}.kind", "is required: a victory entry id such as temporary_medal")
+    name = _str(doc["kind"], f"{where}.kind")
+    kind = rulebook.resolve(name, "victory")
+    if kind is None:
+        known = ", ".join(sorted(rulebook.ids_of_kind("victory")))
+        raise IllegalSituation(f"{where}.kind", f"unknown medal objective {name!r}; known: {known}")
+    side = _side(doc.get("side"), f"{where}.side", nullable=True)
+    held_by = _side(doc.get("held_by"), f"{where}.held_by", nullable=True)
+    if side is not None and held_by is not None and held_by != side and not victory_rules(rulebook, kind).either_side:
+        raise IllegalSituation(f"{where}.held_by", f"only the {side} may gain this objective")
+    group = None if doc.get("group") is None else _str(doc["group"], f"{where}.group", MAX_GROUP_NAME)
+    needed = doc.get("hexes_needed")
+    return Objective(
+        h, kind, side,
+        medals=1 if doc.get("medals") is None else _int(doc["medals"], f"{where}.medals", 1, MAX_MEDALS),
+        group=group,
+        hexes_needed=None if needed is None else _int(needed, f"{where}.hexes_needed", 1, MAX_OBJECTIVES),
+        held_by=held_by,
+    )
+
+
+def objective_group(objective: Objective, index: int, rulebook: Rulebook) -> tuple[str, ...]:
+    """The key of the group an objective counts in: its ``group`` name; for an entry whose
+    condition speaks of a group (``group``: majority, sole control) and no name, one group per
+    entry and side; otherwise the hex stands alone."""
+    if objective.group is not None:
+        return ("named", objective.group)
+    if victory_rules(rulebook, objective.kind).group:
+        return ("entry", objective.kind, objective.side or "")
+    return ("alone", str(index))
+
+
+def _check_groups(objectives: tuple[Objective, ...], rulebook: Rulebook) -> None:
+    """The hexes of one group agree on what the group is (entry, side, worth, hexes needed, holder),
+    hold no hex twice, and need no more hexes than they have."""
+    first: dict[tuple[str, ...], int] = {}
+    sizes: dict[tuple[str, ...], int] = {}
+    seen: set[tuple[tuple[str, ...], Hex]] = set()
+    for i, objective in enumerate(objectives):
+        key = objective_group(objective, i, rulebook)
+        where = f"scenario.objectives[{i}]"
+        if (key, objective.hex) in seen or (key[0] == "alone" and any(
+                o.hex == objective.hex and (o.kind, o.side) == (objective.kind, objective.side)
+                for o in objectives[:i])):
+            raise IllegalSituation(where, f"({objective.hex.row}, {objective.hex.col}) is listed twice for this "
+                                          "objective")
+        seen.add((key, objective.hex))
+        sizes[key] = sizes.get(key, 0) + 1
+        if key not in first:
+            first[key] = i
+            continue
+        lead = objectives[first[key]]
+        for name in ("kind", "side", "medals", "hexes_needed", "held_by"):
+            if getattr(objective, name) != getattr(lead, name):
+                raise IllegalSituation(f"{where}.{name}", f"differs from scenario.objectives[{first[key]}], "
+                                                          "another hex of the same group")
+    for key, i in first.items():
+        needed = objectives[i].hexes_needed
+        if needed is not None and needed > sizes[key]:
+            raise IllegalSituation(f"scenario.objectives[{i}].hexes_needed",
+                                   f"is {needed}, but its group has {sizes[key]} hex(es)")
+
+
+def exit_worth_keys(rulebook: Rulebook) -> list[str]:
+    """What an exit's per-unit ``medals`` may be keyed by: a unit class or a unit entry id."""
+    return [*UNIT_CLASSES, *(u for u in rulebook.ids_of_kind("unit") if u not in UNIT_CLASSES)]
+
+
+def _parse_exit(item: Any, where: str, board: Board, rulebook: Rulebook) -> ExitHex:
+    doc = _object(item, where, EXIT_FIELDS)
+    h = parse_hex(doc, where, board)
+    side = _side(doc.get("side"), f"{where}.side")
+    assert side is not None
+    worth = doc.get("medals")
+    if worth is None or not isinstance(worth, Mapping):
+        return ExitHex(h, side, None if worth is None else _int(worth, f"{where}.medals", 0, MAX_MEDALS))
+    by_unit: dict[str, int] = {}
+    if len(worth) > len(UNIT_CLASSES) + len(rulebook.ids_of_kind("unit")):
+        raise IllegalSituation(f"{where}.medals", "names more unit classes than there are")
+    for key, count in worth.items():
+        name = str(key)[:60]
+        unit = name if name in UNIT_CLASSES else rulebook.resolve(name, "unit")
+        if unit is None:
+            raise IllegalSituation(f"{where}.medals.{name[:40]}", "is neither a unit class (infantry, armor, "
+                                                                  "artillery) nor a unit type")
+        by_unit[unit] = _int(count, f"{where}.medals.{name[:40]}", 0, MAX_MEDALS)
+    return ExitHex(h, side, None, by_unit)
+
+
+def _parse_options(value: Any, rulebook: Rulebook) -> tuple[str, ...]:
+    """``scenario.options``: ids of the rules a scenario switches on that are not battle rules (those
+    go in ``rules``): a nation's rules for the scenario's troops (``us_marine_corps``), an action."""
+    situation_rules = situation_rule_ids(rulebook)
+    options: list[str] = []
+    for i, item in enumerate(_list(_or_empty(value), "scenario.options", MAX_OPTIONS)):
+        where = f"scenario.options[{i}]"
+        name = _str(item, where)
+        entry_id = rulebook.resolve(name, *OPTION_KINDS)
+        if entry_id is None:
+            raise IllegalSituation(where, f"unknown option {name!r}: give the id of a nation, action or special "
+                                          "rule the scenario switches on")
+        if entry_id in situation_rules.values():
+            rule_id = next(sid for sid, e in situation_rules.items() if e == entry_id)
+            raise IllegalSituation(where, f"{rulebook.names[entry_id]} is a rule of battle: give {rule_id!r} in "
+                                          "`rules`")
+        if entry_id in options:
+            raise IllegalSituation(where, f"{entry_id!r} is listed twice")
+        options.append(entry_id)
+    return tuple(options)
+
+
+def _unit_of(doc: Mapping[str, Any], where: str, rulebook: Rulebook) -> tuple[str, str, str, tuple[str, ...],
+                                                                                str | None]:
+    """(side, type, profile, badges, nation) of a unit described off the board."""
+    side = _side(doc.get("side"), f"{where}.side")
+    assert side is not None
+    if doc.get("type") is None:
+        raise IllegalSituation(f"{where}.type", "is required")
+    type_name = _str(doc["type"], f"{where}.type")
+    unit_type = rulebook.resolve(type_name, "unit")
+    if unit_type is None:
+        raise IllegalSituation(f"{where}.type", f"unknown unit type {type_name!r}")
+    nation = None if doc.get("nation") is None else parse_nation(doc["nation"], f"{where}.nation", rulebook)
+    badges = _parse_badges(_or_empty(doc.get("badges")), f"{where}.badges", unit_type, rulebook)
+    return side, unit_type, resolve_profile(rulebook, unit_type, badges, nation), badges, nation
+
+
+def parse_casualties(value: Any, rulebook: Rulebook) -> tuple[Casualty, ...]:
+    """``casualties``: each unit's losses so far, ``side`` the side that lost them. ``figures``
+    defaults to the unit's whole starting strength and ``eliminated`` to true; a unit that lost
+    figures without being eliminated must say how many."""
+    found: list[Casualty] = []
+    for i, item in enumerate(_list(_or_empty(value), "casualties", MAX_CASUALTIES)):
+        where = f"casualties[{i}]"
+        doc = _object(item, where, CASUALTY_FIELDS)
+        side, unit_type, profile, badges, nation = _unit_of(doc, where, rulebook)
+        eliminated = True if doc.get("eliminated") is None else doc["eliminated"]
+        if not isinstance(eliminated, bool):
+            raise IllegalSituation(f"{where}.eliminated", f"must be true or false, got {type(eliminated).__name__}")
+        if doc.get("figures") is None:
+            if not eliminated:
+                raise IllegalSituation(f"{where}.figures", "is required for a unit that was not eliminated")
+            rules = rulebook.unit(profile)
+            figures = rules.figures_by_nation.get(nation or "", rules.figures)
+        else:
+            figures = _int(doc["figures"], f"{where}.figures", 1, MAX_FIGURES)
+        found.append(Casualty(side, unit_type, profile, figures, eliminated, badges, nation))
+    return tuple(found)
+
+
+def parse_exited(value: Any, board: Board, rulebook: Rulebook, scenario: Scenario | None) -> tuple[ExitedUnit, ...]:
+    """``exited``: units that left the board by an exit hex of their side (``scenario.exits``)."""
+    found: list[ExitedUnit] = []
+    exits = {(e.hex, e.side) for e in scenario.exits} if scenario else set()
+    for i, item in enumerate(_list(_or_empty(value), "exited", MAX_EXITED)):
+        where = f"exited[{i}]"
+        doc = _object(item, where, EXITED_FIELDS)
+        side, unit_type, profile, _badges, _nation = _unit_of(doc, where, rulebook)
+        if doc.get("at") is None:
+            raise IllegalSituation(f"{where}.at", 'is required: the exit hex it left by, like {"row": 0, "col": 4}')
+        at = parse_hex(doc["at"], f"{where}.at", board)
+        if (at, side) not in exits:
+            raise IllegalSituation(f"{where}.at", f"{board.label(at)} is not an exit hex of the {side} "
+                                                  "(scenario.exits)")
+        found.append(ExitedUnit(side, unit_type, profile, at))
+    return tuple(found)

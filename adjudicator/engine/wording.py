@@ -479,6 +479,41 @@ MESSAGES: dict[str, str] = {
     "resupply.rule_in_effect": "{unit} may re-supply only when the {entry} rule is in effect; it is",
     "resupply.rule_needed": "{unit} may re-supply only when the {entry} rule is in effect (add '{rule_id}' to the "
                             "situation's rules); it is not",
+    # -- score: the medal count (engine.score, engine.score_change)
+    "score.both_at_count": "Both sides are at their count at once; no source decides it: the winner is the side "
+                           "whose turn it is (give `side`)",
+    "score.checked_at_turn_start": "The {objective} at {hexes} is checked only at the start of a side's turn",
+    "score.ends_at_once": "The game ends the moment a side has its medals, even in the middle of a turn",
+    "score.ends_at_turn_end": "{army} have their medals; the game ends at the end of the turn",
+    "score.exited": "{unit_name} left the board at {at}",
+    "score.figures_on_stand": "{unit_name} figures on the medal stand: {figures}; {more} more make a medal",
+    "score.figures_to_medals": "{figures} {unit_name} figures destroyed, {per} to a medal",
+    "score.given": "{army} won {n:medal|medals} the board does not show (given with the request)",
+    "score.heroic_leader": "{unit_name} carried a Heroic Leader: if the two dice rolled for him showed a star, he "
+                           "is one more medal (add it in `medals`)",
+    "score.no_medal": "{unit_name} eliminated: it gives no medal",
+    "score.nothing_at_turn_end": "No medal objective is counted only at the end of a turn: this is the score at "
+                                 "any moment",
+    "score.objective_gained": "{army} gained the {objective} at {hexes} for good",
+    "score.objective_held": "{army} hold the {objective} at {hexes}",
+    "score.objective_kept": "{army} occupied {hexes} last: the {objective} stays theirs",
+    "score.objective_open": "Nobody holds the {objective} at {hexes} now: it needs units on {needed:hex|hexes}",
+    "score.objective_turn_start": "{army} held {hexes} at the start of their turn: the {objective} is theirs "
+                                  "through it",
+    "score.roll_gains": "This roll gives {side_name} {n:medal|medals}: {why}",
+    "score.roll_loses": "This roll costs {side_name} {n:medal|medals}, as this no longer stands: {why}",
+    "score.roll_wins": "This roll wins the game: {why}",
+    "score.sudden_death": "{army} stand on {count} of {hexes}: the {objective} ends the game",
+    "score.take_ground_gains": "Taking ground into {at} gives {side_name} {n:medal|medals}: {why}",
+    "score.take_ground_loses": "Taking ground into {at} costs {side_name} {n:medal|medals}, as this no longer "
+                               "stands: {why}",
+    "score.take_ground_wins": "Taking ground into {at} wins the game: {why}",
+    "score.unit_eliminated": "{unit_name} eliminated",
+    "score.usual_count": "No scenario gives the count: a side needs {n:medal|medals}, the count the engine "
+                         "assumes",
+    "score.won": "{army} have {n:medal|medals} of the {needed} they need and win",
+    "score.won_both_at_count": "Both sides are at their count at once: {army} win, as it is their turn",
+    "score.won_sudden_death": "{army} win at once by sudden death",
 }
 """Reason code -> English template."""
 

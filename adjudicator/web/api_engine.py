@@ -1,5 +1,5 @@
 """JSON API over the rules engine: ``POST /api/v1/<name>`` for every endpoint of
-``engine.api.ENDPOINTS`` (line of sight, battle, resolve, retreat, resupply, fire map, move) and
+``engine.api.ENDPOINTS`` (line of sight, battle, resolve, retreat, resupply, fire map, move, score) and
 the OpenAPI document of the whole API (adjudicator/API.md).
 
 Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api``, the same one
@@ -31,6 +31,12 @@ def _engine_view(name: str) -> Callable[[], Response]:
 
 for _name in ENDPOINTS:
     bp.add_url_rule(f"/{_name}", endpoint=_name.replace("-", "_"), view_func=_engine_view(_name), methods=["POST"])
+
+
+@bp.post("/score")
+def score_view() -> Any:
+    """Each side's medals with their rules, what each needs, and the winner (``engine.score``)."""
+    return engine_answer("score", json_body())
 
 
 @bp.get("/openapi.json")

@@ -276,6 +276,7 @@ def page_data() -> dict[str, Any]:
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",
             "retreat": "/api/v1/retreat", "resupply": "/api/v1/resupply",
             "move": "/api/v1/move", "resolve": "/api/v1/resolve", "fire_map": "/api/v1/fire-map",
+            "score": "/api/v1/score",
             "save": url_for("situations.save"), "import_m44": url_for("m44.import_scenario"),
         },
     }

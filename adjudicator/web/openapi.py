@@ -19,20 +19,31 @@ from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.score import WHEN
 from adjudicator.engine.situation import (
     MAX_BADGES,
+    MAX_CARDS,
+    MAX_CASUALTIES,
+    MAX_EXITED,
+    MAX_EXITS,
     MAX_FIGURES,
+    MAX_GROUP_NAME,
     MAX_HEXES,
     MAX_ID_LENGTH,
+    MAX_MEDALS,
     MAX_MOVED,
     MAX_NAME_LENGTH,
+    MAX_OBJECTIVES,
     MAX_OBSTACLES,
+    MAX_OPTIONS,
     MAX_RULES,
     MAX_UNITS,
     NATIONS,
     NOT_BLANK,
+    OPTION_KINDS,
     SIDES,
     board_faces,
+    exit_worth_keys,
     situation_rule_ids,
 )
 from adjudicator.m44 import BOARD_TYPES, MAX_HEXAGONS, SIDE_NAMES, WHOLE_NUMBER
@@ -80,8 +91,6 @@ def _hex_request() -> dict[str, Any]:
 def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     """The situation document every engine endpoint takes."""
     hex_features = [i for i in _ids(rulebook, "obstacle", "marker") if rulebook.hex_feature(i) is not None]
-    badge_ids = [i for i in _ids(rulebook, "badge", "marker") if rulebook.unit_badge(i) is not None]
-    badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
     name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": NOT_BLANK}
     return {
         "type": "object",
@@ -128,7 +137,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES},
                         "start_figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, **NULLABLE},
                         "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True,
-                                   "items": _enum(badge_ids + badge_units, "badge or unit marker id")},
+                                   "items": _enum(unit_badges(rulebook), "badge or unit marker id")},
                         "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
                         "moved": {"type": "integer", "minimum": 0, "maximum": MAX_MOVED, "default": 0},
                         "moved_from": {**_hex_request(), **NULLABLE,
@@ -139,6 +148,93 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     },
                 },
             },
+        },
+    }
+
+
+def unit_badges(rulebook: Rulebook) -> list[str]:
+    """What a unit's ``badges`` may hold: badges and unit markers, and the units a badge turns a unit into."""
+    badge_ids = [i for i in _ids(rulebook, "badge", "marker") if rulebook.unit_badge(i) is not None]
+    return badge_ids + sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
+
+
+def scenario_properties(rulebook: Rulebook) -> dict[str, Any]:
+    """``scenario``, ``casualties`` and ``exited``: where the game stands (engine.situation), with the
+    parser's own limits. Every endpoint's parser reads them, but only the requests that use them
+    describe them (``/score``): each property of a request multiplies the cases the API's schema test
+    generates (``tests/test_api_schemathesis.py``) for every endpoint that takes it."""
+    badges = unit_badges(rulebook)
+    side = {"type": "string", "enum": list(SIDES)}
+    maybe_side = {"type": "string", "enum": [*SIDES, None], **NULLABLE}
+
+    def per_side(low: int, high: int, description: str) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, **NULLABLE, "description": description,
+                "properties": {s: {"type": "integer", "minimum": low, "maximum": high, **NULLABLE} for s in SIDES}}
+
+    situation_rules = set(situation_rule_ids(rulebook).values())
+    options = [i for i in _ids(rulebook, *OPTION_KINDS) if i not in situation_rules]
+    off_board = {
+        "side": side,
+        "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
+        "badges": {"type": "array", "maxItems": MAX_BADGES, "uniqueItems": True, **NULLABLE,
+                   "items": _enum(badges, "badge or unit marker id")},
+        "nation": {"type": "string", "enum": [*NATIONS, None], **NULLABLE},
+    }
+    worth = {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS}
+    objective = {
+        "type": "object", "additionalProperties": False, "required": ["row", "col", "kind"],
+        "properties": {
+            **_hex_request()["properties"],
+            "kind": _enum(_ids(rulebook, "victory"), "victory entry id: how the medal is held"),
+            "side": {**maybe_side, "description": "the side that may gain it; null: either"},
+            "medals": {"type": "integer", "minimum": 1, "maximum": MAX_MEDALS, **NULLABLE, "default": 1},
+            "group": {"type": "string", "minLength": 1, "maxLength": MAX_GROUP_NAME, "pattern": r"\S", **NULLABLE,
+                      "description": "hexes sharing a group name count together"},
+            "hexes_needed": {"type": "integer", "minimum": 1, "maximum": MAX_OBJECTIVES, **NULLABLE,
+                             "description": "how many of the group's hexes must be held (default: the entry's)"},
+            "held_by": {**maybe_side, "description": "the side that gained it earlier and keeps it now"},
+        },
+    }
+    exit_hex = {
+        "type": "object", "additionalProperties": False, "required": ["row", "col", "side"],
+        "properties": {
+            **_hex_request()["properties"], "side": {**side, "description": "the side whose units may exit here"},
+            "medals": {"description": "what one exiting unit is worth: a number (null: the exit marker's), or one "
+                                      "per unit class or unit type id (others: the exit marker's count)",
+                       "anyOf": [{**worth, **NULLABLE}, {"type": "object", "additionalProperties": False,
+                                         "properties": {k: worth for k in exit_worth_keys(rulebook)}}]},
+        },
+    }
+    return {
+        "scenario": {
+            "type": "object", "additionalProperties": False, **NULLABLE,
+            "description": "what the scenario sets: medals to win, objectives, exits, options",
+            "properties": {
+                "medals_to_win": per_side(1, MAX_MEDALS, "medals each side needs (absent: the usual count)"),
+                "first_player": maybe_side,
+                "cards": per_side(1, MAX_CARDS, "command cards in each side's hand"),
+                "objectives": {"type": "array", "maxItems": MAX_OBJECTIVES, "items": objective, **NULLABLE},
+                "exits": {"type": "array", "maxItems": MAX_EXITS, "items": exit_hex, **NULLABLE},
+                "options": {"type": "array", "maxItems": MAX_OPTIONS, "uniqueItems": True, **NULLABLE,
+                            "items": _enum(options, "a nation, action or special rule the scenario switches on "
+                                                    "(battle rules go in `rules`)"),
+                            "description": "e.g. us_marine_corps (the Allies are US Marines: Gung-Ho)"},
+            },
+        },
+        "casualties": {
+            "type": "array", "maxItems": MAX_CASUALTIES, **NULLABLE,
+            "description": "units and figures lost so far; `side` is the side that lost them",
+            "items": {"type": "object", "additionalProperties": False, "required": ["side", "type"],
+                      "properties": {**off_board,
+                                     "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, **NULLABLE,
+                                                 "description": "figures lost (default: the whole unit)"},
+                                     "eliminated": {"type": "boolean", **NULLABLE, "default": True}}},
+        },
+        "exited": {
+            "type": "array", "maxItems": MAX_EXITED, **NULLABLE,
+            "description": "units that left the board by an exit hex of their side",
+            "items": {"type": "object", "additionalProperties": False, "required": ["side", "type", "at"],
+                      "properties": {**off_board, "at": _hex_request()}},
         },
     }
 
@@ -335,6 +431,18 @@ RESOLVE_RESPONSE: Schema = {
         "overrun_if_vacated": {"type": "boolean"},
         "advance": {"type": "object", **NULLABLE},
         "steps": {"type": "array", "items": REASON},
+        "score": {"type": "object", "required": ["before", "outcomes"],
+                  "description": "only when the situation has a `scenario`: the score before the battle, after "
+                                 "the roll and, when the attacker may take the emptied hex, after taking ground",
+                  "properties": {
+                      "before": {"type": "object", "required": ["medals", "needed", "winner"]},
+                      "outcomes": {"type": "array", "items": {
+                          "type": "object", "required": ["after", "medals", "winner", "game_over", "changes"],
+                          "properties": {"after": {"type": "string", "enum": ["roll", "take_ground"]},
+                                         "medals": {"type": "object"},
+                                         "winner": {"type": "string", **NULLABLE},
+                                         "game_over": {"type": "boolean"},
+                                         "changes": {"type": "array", "items": REASON}}}}}},
         "battle_back": {"type": "object", **NULLABLE, "required": ["unit", "targets", "dice", "open", "rule", "code",
                                                                     "params", "text"],
                         "properties": {"unit": {"type": "string"}, "targets": {"type": "array",
@@ -408,6 +516,36 @@ RESUPPLY_RESPONSE: Schema = {
             "type": "object", "required": ["unit", "max_figures"],
             "properties": {"unit": {"type": "string"}, "max_figures": {"type": "integer", "minimum": 0}}}},
         "supplier_figures": {"type": "integer", "minimum": 0},
+    },
+}
+PER_SIDE: Schema = {"type": "object", "required": list(SIDES),
+            "properties": {side: {"type": "integer", "minimum": 0} for side in SIDES}}
+SCORE_RESPONSE: Schema = {
+    "type": "object",
+    "required": ["medals", "needed", "winner", "game_over", "sources", "notes", "objectives", "when"],
+    "properties": {
+        "medals": PER_SIDE, "needed": PER_SIDE,
+        "winner": {"type": "string", "enum": [*SIDES, None], **NULLABLE},
+        "game_over": {"type": "boolean", "description": "the winner has won now (the game ends at once, even "
+                                                        "mid-turn)"},
+        "decided_by": {**REASON, **NULLABLE, "description": "why the winner won"},
+        "when": {"type": "string", "enum": list(WHEN)},
+        "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE},
+        "sources": {"type": "array", "description": "every medal with its rule; a side's sources add up to its "
+                                                   "medals", "items": {
+            **REASON, "required": ["side", "medals", *REASON["required"]],
+            "properties": {**REASON["properties"], "side": {"type": "string", "enum": list(SIDES)},
+                           "medals": {"type": "integer", "minimum": 1}}}},
+        "notes": {"type": "array", "items": REASON},
+        "objectives": {"type": "array", "description": "each objective (hex or group) as things stand", "items": {
+            "type": "object", "required": ["kind", "hexes", "holder", "held_by", "medals", "occupied"],
+            "properties": {"kind": {"type": "string"}, "side": {"type": "string", **NULLABLE},
+                           "group": {"type": "string", **NULLABLE}, "medals": {"type": "integer"},
+                           "hexes": {"type": "array", "items": HEX}, "hexes_needed": {"type": "integer"},
+                           "occupied": PER_SIDE,
+                           "holder": {"type": "string", **NULLABLE},
+                           "held_by": {"type": "string", **NULLABLE,
+                                       "description": "the objective's `held_by` for the next situation"}}}},
     },
 }
 SOURCE: Schema = {
@@ -532,6 +670,10 @@ def _paths() -> dict[str, Any]:
             "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
             "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
             "include resupply."),
+        "/api/v1/score": _post(
+            "Each side's medals with their rules, what each needs, and the winner", "ScoreRequest", "Score",
+            "Counts eliminated units (with the units' medal exceptions), objectives, exits, sudden death and "
+            "medals given from outside, at the moment `when` names."),
         "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
         "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
             {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",
@@ -630,6 +772,18 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             **cards,
         }),
         "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+        "ScoreRequest": _with(situation, [], {
+            **scenario_properties(rulebook),
+            "when": {"type": "string", "enum": [*WHEN, None], **NULLABLE, "default": "now",
+                     "description": "now: objectives that count at any moment; turn_start, turn_end: at the "
+                                    "start or end of `side`'s turn"},
+            "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
+                     "description": "whose turn it is (required with turn_start)"},
+            "medals": {"type": "object", "additionalProperties": False, **NULLABLE,
+                       "description": "medals already won by means the engine cannot see",
+                       "properties": {side: {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS, **NULLABLE}
+                                      for side in SIDES}},
+        }),
         "MoveRequest": _with(situation, ["unit"], {
             "unit": unit_ref,
             **cards,
@@ -699,6 +853,7 @@ def _response_schemas() -> dict[str, Any]:
         "Resolve": RESOLVE_RESPONSE,
         "FireMap": FIRE_MAP_RESPONSE,
         "Move": MOVE_RESPONSE,
+        "Score": SCORE_RESPONSE,
         "RuleEntry": ENTRY_RESPONSE,
         "RuleIndex": INDEX_RESPONSE,
         "SearchResults": SEARCH_RESPONSE,

@@ -14,7 +14,7 @@ from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, situation_from
 
-SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units")
+SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units", "scenario", "casualties", "exited")
 SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
 MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
@@ -34,8 +34,9 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
     situation = situation_from(data)
     # the face as its content id ("WINTER" is stored as "winter"), so equal boards store equal text
     document = {k: situation.face if k == "face" else data[k] for k in SITUATION_FIELDS if k in data}
-    if document.get("face") is None:
-        document.pop("face", None)
+    for name in ("face", "scenario", "casualties", "exited"):
+        if document.get(name) is None:
+            document.pop(name, None)
     if "units" in document:
         document["units"] = _known_fields(document["units"], UNIT_FIELDS)
     if "hexes" in document:

@@ -1,14 +1,15 @@
 // What is drawn over the board (builder-board.js draws it): the line of sight between attacker
 // and target, the retreat options, the re-supply targets, the hex an error names, and, one at a
 // time, the move shading (builder-move.js), an entered roll's outcome (builder-roll.js) or the
-// selected unit's fire map (builder-firemap.js). It only reads the store.
+// selected unit's fire map (builder-firemap.js); under them, the scenario's objective and exit hexes
+// (builder-score.js). It only reads the store.
 
 import {moveOverlay, trails} from './builder-move.js';
 import {situationDoc} from './builder-state.js';
 
 export class Overlay {
-  constructor({store, content, board, roll, fire}) {
-    Object.assign(this, {store, content, board, roll, fire});
+  constructor({store, content, board, roll, fire, score}) {
+    Object.assign(this, {store, content, board, roll, fire, score});
   }
 
   draw() {
@@ -36,7 +37,8 @@ export class Overlay {
       retreat: moving || showFire ? null : rolled.retreat || (mayRetreat ? r.retreat.data : null),
       retreatFrom: target,
       highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex: this.errorHex(),
-      under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
+      under: [...this.score.overlay(board), ...trails(board, state.units),
+        ...(moving ? moveOverlay(board, ui.move) : []),
         ...(showFire ? fire.sightShading(board, selected, selected && this.content.reach(selected)) : [])],
       extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
       tags: showFire ? fire.tags(board, state) : [],

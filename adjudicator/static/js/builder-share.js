@@ -271,6 +271,17 @@ export class Share {
     const hexes = count(d.situation.hexes.length, 'terrain hex', 'terrain hexes');
     const parts = [h('p', {class: 'good', id: 'import-result'},
       `Imported ${d.title ? `“${d.title}”` : file.name}: ${units}, ${hexes} on the ${d.situation.board} board.`)];
+    const sc = d.situation.scenario;
+    if (sc) {
+      // The scenario's medals and objectives: the score strip under the board counts them at once.
+      const goal = sc.medals_to_win
+        ? `${sc.medals_to_win.allies ?? '?'} medals for the Allies, ${sc.medals_to_win.axis ?? '?'} for the Axis`
+        : 'the usual medal count';
+      const options = sc.options?.length ? `; options: ${sc.options.map((o) => this.content.name(o)).join(', ')}` : '';
+      parts.push(h('p', {id: 'import-scenario'}, `Scenario: ${goal}; `
+        + `${count((sc.objectives || []).length, 'objective hex', 'objective hexes')}, `
+        + `${count((sc.exits || []).length, 'exit hex', 'exit hexes')}${options}.`));
+    }
     if (d.unknown.length) {
       parts.push(h('p', {class: 'warn strong'},
         `${count(d.unknown.length, 'name')} the rules content does not know (left off the board):`),

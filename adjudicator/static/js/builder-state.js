@@ -15,7 +15,8 @@
 //         start 0 = the type's standard count, badges joined with "+", path (the hexes moved
 //         through this turn, start first) as "row.col" joined with "_", "" / 0 trimmed at the end,
 //    "a": attacker id, "t": target id, "c": command card, "k": combat card, "f": retreat flags,
-//    "o": 1 when the battle is an armor overrun, "n": title}
+//    "o": 1 when the battle is an armor overrun, "n": title,
+//    "x": {"scenario", "casualties", "exited"} as the API takes them, when the situation has any}
 // Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
 
 export const EMPTY = Object.freeze({
@@ -43,6 +44,10 @@ export function newState(from = EMPTY) {
     overrun_battle: from.overrun_battle === true,
     flags: from.flags || 1,
     title: from.title || '',
+    // The scenario and what the game has cost so far (builder-score.js): kept as the API takes them.
+    scenario: from.scenario && typeof from.scenario === 'object' ? structuredClone(from.scenario) : null,
+    casualties: Array.isArray(from.casualties) ? structuredClone(from.casualties) : [],
+    exited: Array.isArray(from.exited) ? structuredClone(from.exited) : [],
   };
   for (const item of from.hexes || []) {
     if (!item || typeof item !== 'object') continue;
@@ -96,6 +101,9 @@ export function situationDoc(state) {
   const doc = {board: state.board, bottom_side: state.bottom_side, hexes, units};
   if (state.face) doc.face = state.face;
   if (state.rules.length) doc.rules = [...state.rules];
+  if (state.scenario) doc.scenario = structuredClone(state.scenario);
+  if (state.casualties?.length) doc.casualties = structuredClone(state.casualties);
+  if (state.exited?.length) doc.exited = structuredClone(state.exited);
   return doc;
 }
 
@@ -137,6 +145,8 @@ export function compact(state) {
   if (state.overrun_battle) c.o = 1;
   if (state.flags && state.flags !== 1) c.f = state.flags;
   if (state.title.trim()) c.n = state.title.trim();
+  const scored = Object.fromEntries(['scenario', 'casualties', 'exited'].filter((k) => doc[k]).map((k) => [k, doc[k]]));
+  if (Object.keys(scored).length) c.x = scored;
   return c;
 }
 
@@ -164,6 +174,8 @@ export function expand(c) {
     attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
     overrun_battle: c.o === 1,
     flags: c.f || 1, title: c.n || '',
+    ...(c.x && typeof c.x === 'object' ? {scenario: c.x.scenario || null, casualties: list(c.x.casualties),
+      exited: list(c.x.exited)} : {}),
   };
 }
 

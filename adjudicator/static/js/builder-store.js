@@ -202,13 +202,41 @@ export class Store {
     unit.path = null;
   }
 
-  /** A battle's outcome applied to its target: figures lost, and where it ends or removed. */
+  /** A battle's outcome applied to its target: figures lost, and where it ends or removed. The
+   * loss goes into the situation's `casualties` (the side that lost it, the unit, the figures, and
+   * whether it was eliminated), which the score counts (builder-score.js). */
   applyLoss(target, {lost, end, eliminated}) {
+    if (lost || eliminated) {
+      const unit = {side: target.side, type: target.type, figures: Math.max(lost, 1), eliminated: Boolean(eliminated)};
+      if (target.badges?.length) unit.badges = [...target.badges];
+      if (target.nation) unit.nation = target.nation;
+      this.#state.casualties = [...(this.#state.casualties || []), unit];
+    }
     if (eliminated) this.removeUnit(target);
     else {
       target.figures -= lost;
       this.standOn(target, end);
     }
+  }
+
+  /** The objectives' `held_by` as a score answer says they stand now (`found`: its `objectives`,
+   * each with its hexes): a medal gained for good stays with its side after the unit leaves.
+   * True when one changed. */
+  carryHeld(found) {
+    const objectives = this.#state.scenario?.objectives;
+    if (!Array.isArray(objectives)) return false;
+    let changed = false;
+    for (const item of found) {
+      for (const p of item.hexes) {
+        const mine = objectives.find((o) => o.row === p.row && o.col === p.col && o.kind === item.kind);
+        if (mine && (mine.held_by ?? null) !== item.held_by) {
+          if (item.held_by) mine.held_by = item.held_by;
+          else delete mine.held_by;
+          changed = true;
+        }
+      }
+    }
+    return changed;
   }
 
   // -- attacker and target --------------------------------------------------------------------

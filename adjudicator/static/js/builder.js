@@ -27,6 +27,7 @@
 //   builder-roll-tab.js  the Roll tab, and the outcome, take ground and overrun on the board
 //   builder-move.js      move mode: /move, the shading, a tap moves the unit or says why not
 //   builder-firemap.js   the selected unit's fire map (/fire-map)
+//   builder-score.js     the score strip (/score) and the scenario's objectives and exits on the board
 //   builder-settings.js  the controls around the board: board, face, side, cards, rules, zoom
 //   builder-controls.js  form widgets: the unit form, steppers, selects, chips
 //   builder-share.js     share link and history, copy link, save, copy the ruling, import, examples
@@ -46,6 +47,7 @@ import {Requests} from './builder-requests.js';
 import {Roll} from './builder-roll.js';
 import {RollTab} from './builder-roll-tab.js';
 import {Ruling} from './builder-ruling.js';
+import {ScoreStrip} from './builder-score.js';
 import {Settings} from './builder-settings.js';
 import {Share} from './builder-share.js';
 import {Sheet} from './builder-sheet.js';
@@ -118,13 +120,15 @@ function assemble(data) {
   parts.sheet = new Sheet({...common, move: parts.move, fire, keys: parts.keys});
   parts.rollTab = new RollTab({...common, roll, syncControls: () => parts.settings.sync()});
   parts.ruling = new Ruling({...common, rollTab: parts.rollTab});
-  parts.overlay = new Overlay({store, content, board, roll, fire});
+  parts.score = new ScoreStrip({...common, api: data.api.score});
+  parts.overlay = new Overlay({store, content, board, roll, fire, score: parts.score});
   parts.requests = new Requests({store, api: data.api, redraw});
   parts.share = new Share({...common, data, load, startMove: (unit) => parts.move.start(unit),
     showRuling: () => { store.setExpanded(true); redraw.all(); }});
   parts.settings = new Settings({...common, faces, load, scheduleUrl: (push) => parts.share.scheduleUrl(push)});
-  // The panels drawn in each pass, in this order: a new panel (a score strip) is added here.
-  parts.view = new View({...common, faces, fire, keys: parts.keys, panels: [parts.sheet, parts.ruling]});
+  // The panels drawn in each pass, in this order.
+  parts.view = new View({...common, faces, fire, keys: parts.keys,
+    panels: [parts.sheet, parts.ruling, parts.score]});
 
   /** A tap (or Enter) on a hex: in move mode it moves the unit; else the hex's sheet opens. */
   function onHex(row, col, keyboard = false) {
