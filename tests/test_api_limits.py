@@ -35,6 +35,11 @@ def _unit_ref(at: str) -> dict[str, int]:
     return {f"{at}.minLength": 1, f"{at}.maxLength": situation.MAX_ID_LENGTH}
 
 
+def _per_side(at: str, low: int, high: int) -> dict[str, int]:
+    return {f"{at}.{side}.{bound}": value for side in situation.SIDES
+            for bound, value in (("minimum", low), ("maximum", high))}
+
+
 def parser_limits(rulebook: Rulebook) -> dict[str, int]:
     """Each limit by where the document states it (``Situation`` for the fields every engine
     request shares) -> what the parser that reads the field allows."""
@@ -54,8 +59,29 @@ def parser_limits(rulebook: Rulebook) -> dict[str, int]:
         "units[].path.minItems": 1, "units[].path.maxItems": situation.MAX_MOVED + 1, **_hex("units[].path[]"),
     }
     card_attack_limits = {"targets.maxItems": card_attack.MAX_TARGETS_GIVEN, **_unit_ref("targets[]")}
+    medals = {"minimum": 0, "maximum": situation.MAX_MEDALS}
+    score_limits = {
+        **_per_side("medals", 0, situation.MAX_MEDALS),
+        **_per_side("scenario.medals_to_win", 1, situation.MAX_MEDALS),
+        **_per_side("scenario.cards", 1, situation.MAX_CARDS),
+        "scenario.objectives.maxItems": situation.MAX_OBJECTIVES, **_hex("scenario.objectives[]"),
+        "scenario.objectives[].group.minLength": 1, "scenario.objectives[].group.maxLength": situation.MAX_GROUP_NAME,
+        "scenario.objectives[].medals.minimum": 1, "scenario.objectives[].medals.maximum": situation.MAX_MEDALS,
+        "scenario.objectives[].hexes_needed.minimum": 1,
+        "scenario.objectives[].hexes_needed.maximum": situation.MAX_OBJECTIVES,
+        "scenario.exits.maxItems": situation.MAX_EXITS, **_hex("scenario.exits[]"),
+        **{f"scenario.exits[].medals.{bound}": value for bound, value in medals.items()},
+        **{f"scenario.exits[].medals.{unit}.{bound}": value for unit in situation.exit_worth_keys(rulebook)
+           for bound, value in medals.items()},
+        "scenario.options.maxItems": situation.MAX_OPTIONS,
+        "casualties.maxItems": situation.MAX_CASUALTIES, "casualties[].badges.maxItems": situation.MAX_BADGES,
+        "casualties[].figures.minimum": 1, "casualties[].figures.maximum": situation.MAX_FIGURES,
+        "exited.maxItems": situation.MAX_EXITED, "exited[].badges.maxItems": situation.MAX_BADGES,
+        **_hex("exited[].at"),
+    }
     by_schema = {
         "Situation": situation_limits,
+        "ScoreRequest": score_limits,
         "LineOfSightRequest": {**_hex("from"), **_hex("to")},
         "BattleRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards},
         "ResolveRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards,

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import Hex
-from adjudicator.engine.reasons import SIDE_ADJECTIVES, Reason
+from adjudicator.engine.reasons import SIDE_ADJECTIVES, HexRef, Reason
 from adjudicator.engine.rulebook import CoreRules, MarkerRules, Rulebook, VictoryRules
 from adjudicator.engine.situation import (
     SIDES,
@@ -67,7 +66,7 @@ class ObjectiveState:
     """One objective (a hex, or a group of hexes counted together) as things stand."""
 
     kind: str
-    hexes: tuple[Hex, ...]
+    hexes: tuple[HexRef, ...]  # as a player names them: every answer shows them, none computes with them
     side: str | None
     group: str | None
     medals: int
@@ -76,10 +75,10 @@ class ObjectiveState:
     holder: str | None  # the side that has its medal now
     held_by: str | None  # what the objectives' ``held_by`` becomes: the side that keeps it from here on
 
-    def to_dict(self, situation: Situation) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind, "side": self.side, "group": self.group, "medals": self.medals,
-            "hexes": [hex_ref(situation.board, h).to_dict() for h in self.hexes],
+            "hexes": [h.to_dict() for h in self.hexes],
             "hexes_needed": self.hexes_needed, "occupied": dict(self.occupied),
             "holder": self.holder, "held_by": self.held_by,
         }
@@ -262,7 +261,7 @@ def _objectives(situation: Situation, rulebook: Rulebook, when: When, side: str 
                 sudden = side if side in meeting else meeting[0]
                 notes.append(say("score.sudden_death", lead.kind, fact="ends_game", army=ARMIES[sudden],
                                  objective=entry_ref(rulebook, lead.kind), hexes=refs, count=occupied[sudden]))
-            states.append(ObjectiveState(lead.kind, hexes, lead.side, lead.group, lead.medals, needed, occupied,
+            states.append(ObjectiveState(lead.kind, refs, lead.side, lead.group, lead.medals, needed, occupied,
                                          sudden if meeting else None, None))
             continue
         holder, held_by, how, fact = _holder(rules, lead, meeting, when, side)
@@ -278,7 +277,7 @@ def _objectives(situation: Situation, rulebook: Rulebook, when: When, side: str 
         else:
             notes.append(say("score.objective_open", lead.kind, fact="control", objective=named, hexes=refs,
                              needed=needed))
-        states.append(ObjectiveState(lead.kind, hexes, lead.side, lead.group, lead.medals, needed, occupied,
+        states.append(ObjectiveState(lead.kind, refs, lead.side, lead.group, lead.medals, needed, occupied,
                                      holder, held_by))
     return tuple(states), sudden
 
@@ -363,7 +362,7 @@ def score_json(situation: Situation, result: Score) -> dict[str, Any]:
         "side": result.side,
         "sources": [s.to_dict() for s in result.sources],
         "notes": [n.to_dict() for n in result.notes],
-        "objectives": [o.to_dict(situation) for o in result.objectives],
+        "objectives": [o.to_dict() for o in result.objectives],
     }
 
 
