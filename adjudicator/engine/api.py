@@ -25,15 +25,27 @@ from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.los import line_of_sight, los_json
+from adjudicator.engine.geometry import SECTIONS, Section
 from adjudicator.engine.movement import legal_moves, move_json
+from adjudicator.engine.orders import OrderTerms, card_rules, plan_json, plan_order
 from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle, resolve_card_attack
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.retreat import retreat_options
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import MAX_FIGURES, Situation, parse_hex, parse_situation
+from adjudicator.engine.situation import (
+    MAX_FIGURES,
+    MAX_ID_LENGTH,
+    MAX_UNITS,
+    SIDES,
+    Situation,
+    parse_hex,
+    parse_situation,
+)
 
 MAX_CARD_LENGTH = 80
 MAX_FLAGS = 12  # input limit: more dice than any battle rolls
+MAX_OPTIONS = 50  # input limit: scenario options
+MAX_HAND = 12  # input limit: command cards in a hand (6 at most in the rules; room for house rules)
 T = TypeVar("T")
 
 
@@ -149,8 +161,10 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     target = unit_id_of(data, "target", situation)
     combat_card = card_name_of(data, "combat_card")
     overrun_battle = bool_of(data, "overrun_battle")
+    card, order = played_card_of(data, card, rulebook)
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
-                                               combat_card=combat_card, overrun_battle=overrun_battle))
+                                               combat_card=combat_card, overrun_battle=overrun_battle,
+                                               order=order))
     after = engine_call(lambda: battle_aftermath(situation, rulebook, ruling, card=ruling.card,
                                                  combat_card=ruling.combat_card))
     answer = ruling_json(situation, rulebook, ruling)
@@ -216,9 +230,11 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     attacker = unit_id_of(data, "attacker", situation)
     target = unit_id_of(data, "target", situation)
     overrun_battle = bool_of(data, "overrun_battle")
+    card, order = played_card_of(data, card, rulebook)
     rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
     ruling = engine_call(lambda: assess_battle(situation, rulebook, attacker, target, card=card,
-                                               combat_card=combat_card, overrun_battle=overrun_battle))
+                                               combat_card=combat_card, overrun_battle=overrun_battle,
+                                               order=order))
     resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
     return resolution_json(situation, rulebook, resolution)
 
@@ -228,7 +244,8 @@ def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     situation = situation_of(data, rulebook)
     unit = unit_id_of(data, "unit", situation) if data.get("unit") is not None else None
     card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
-    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card))
+    card, order = played_card_of(data, card, rulebook)
+    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card, order=order))
     return fire_map_json(shots)
 
 
@@ -240,10 +257,140 @@ def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
     after_battle = bool_of(data, "after_battle")
     to = hex_of(data, "to", situation) if data.get("to") is not None else None
-    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    card_id, order = played_card_of(data, card, rulebook)
     combat_id = engine_call(lambda: resolve_entry(rulebook, combat_card, "combat_card", "combat_card"))
-    ruling = engine_call(lambda: legal_moves(situation, rulebook, unit, card_id, combat_id, after_battle))
+    ruling = engine_call(lambda: legal_moves(situation, rulebook, unit, card_id, combat_id, after_battle, order))
     return move_json(situation, rulebook, ruling, to)
+
+
+# -- ordering (engine/orders.py) -----------------------------------------------------------------
+
+def scenario_of(data: dict[str, Any]) -> tuple[frozenset[str], dict[str, int]]:
+    """The two things ordering reads from the situation's ``scenario`` object: its ``options``
+    (ids such as ``us_marine_corps``) and ``cards`` (command cards in each side's hand). Only
+    these are checked here; the rest of the object is the scenario's (adjudicator/API.md)."""
+    scenario = data.get("scenario")
+    if scenario is None:
+        return frozenset(), {}
+    if not isinstance(scenario, dict):
+        raise RequestError("scenario", "`scenario` must be an object")
+    options = scenario.get("options") or []
+    if not isinstance(options, list) or len(options) > MAX_OPTIONS or not all(
+            isinstance(o, str) and 0 < len(o) <= MAX_CARD_LENGTH for o in options):
+        raise RequestError("scenario.options", f"`scenario.options` must be a list of at most {MAX_OPTIONS} rule ids")
+    cards = scenario.get("cards") or {}
+    if not isinstance(cards, dict) or not all(
+            side in SIDES and isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_HAND
+            for side, n in cards.items()):
+        raise RequestError("scenario.cards", f'`scenario.cards` must be like {{"allies": 5, "axis": 4}} (whole numbers '
+                                             f"from 0 to {MAX_HAND})")
+    return frozenset(o.strip() for o in options), {str(k): int(v) for k, v in cards.items()}
+
+
+def section_of(value: Any, name: str) -> Section | None:
+    """An optional section: ``left``, ``center`` or ``right``."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in SECTIONS:
+        raise RequestError(name, f"`{name}` must be one of {', '.join(SECTIONS)}, got {str(value)[:40]!r}")
+    return value  # type: ignore[return-value]
+
+
+def needs_section(rulebook: Rulebook, card: str) -> bool:
+    """Whether the card is played in a section the player names (a section card, Infantry Assault)."""
+    return any(g.section in ("card", "chosen") for g in card_rules(rulebook, card).order_groups)
+
+
+def order_terms_of(data: dict[str, Any], card: str, rulebook: Rulebook, strict: bool) -> OrderTerms:
+    """How ``card`` is played: ``section``, ``copied_card`` (Counter-Attack) and the scenario's options.
+
+    ``strict`` (``/order``) makes a section or copied card the card needs required; the other
+    endpoints take them when given and otherwise check the unit in any section."""
+    options, _ = scenario_of(data)
+    section = section_of(data.get("section"), "section")
+    copied: str | None = None
+    copied_section: Section | None = None
+    rules = card_rules(rulebook, card)
+    if rules.copies_last_card:
+        value = data.get("copied_card")
+        if value is None:
+            if strict:
+                raise RequestError("copied_card", f'{rulebook.names[card]} copies the opponent\'s last card: give '
+                                                  '`copied_card` like {"card": "attack", "section": "left"}')
+        elif not isinstance(value, dict):
+            raise RequestError("copied_card", '`copied_card` must be an object like {"card": "attack", "section": '
+                                              '"left"}')
+        else:
+            copied = card_of(value, "card", "command_card", rulebook)
+            if copied is None:
+                raise RequestError("copied_card.card", "`copied_card.card` is required: the opponent's last card")
+            if card_rules(rulebook, copied).copies_last_card:
+                raise RequestError("copied_card.card", f"{rulebook.names[copied]} copies a card itself: give the card "
+                                                       "it copied")
+            copied_section = section_of(value.get("section"), "copied_card.section")
+            if copied_section is None and needs_section(rulebook, copied) and strict:
+                raise RequestError("copied_card.section", f"{rulebook.names[copied]} is played in a section: give "
+                                                          "`copied_card.section` as the opponent played it")
+    issued = copied or card
+    if strict and section is None and copied is None and needs_section(rulebook, issued):
+        raise RequestError("section", f"{rulebook.names[issued]} is played in a section: give `section` (left, "
+                                      "center or right, from the ordering player's side)")
+    return OrderTerms(card, section, copied, copied_section, None, options)
+
+
+def played_card_of(data: dict[str, Any], card: str | None, rulebook: Rulebook) -> tuple[str | None, OrderTerms | None]:
+    """(the card whose order and numbers apply, how it was played) for ``/move``, ``/battle``,
+    ``/resolve`` and ``/fire-map``: Counter-Attack with ``copied_card`` acts as the copied card."""
+    card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
+    if card_id is None or rulebook.kinds.get(card_id) != "command_card":
+        return card_id, None
+    terms = order_terms_of(data, card_id, rulebook, strict=False)
+    return terms.copied_card or card_id, terms
+
+
+def rolled_of(data: dict[str, Any], side: str, rulebook: Rulebook) -> tuple[tuple[str, int], ...]:
+    """The dice rolled for a card that orders by the roll (Their Finest Hour): faces as in
+    ``/resolve``, at least one die, and as many as the side's hand when ``scenario.cards`` says it."""
+    rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
+    total = sum(rolled.values())
+    _, hands = scenario_of(data)
+    if side in hands and total != hands[side]:
+        raise RequestError("rolled", f"the faces add up to {total} dice, but the {side} hold {hands[side]} command "
+                                     "cards: 1 die is rolled per card, this one included")
+    if total < 1:
+        raise RequestError("rolled", "roll at least 1 die: 1 per command card in hand, this one included")
+    return tuple((face, n) for face, n in rolled.items())
+
+
+def selection_of(data: dict[str, Any]) -> tuple[str, ...] | None:
+    value = data.get("selection")
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > MAX_UNITS or not all(
+            isinstance(v, str) and 0 < len(v) <= MAX_ID_LENGTH for v in value):
+        raise RequestError("selection", f"`selection` must be a list of at most {MAX_UNITS} unit ids")
+    return tuple(value)
+
+
+def order_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
+    """Which units the card may order for ``side``, in which pools, what the order lets them do,
+    and whether the player's ``selection`` is legal (engine ``orders``, core ``ordering``)."""
+    situation = situation_of(data, rulebook)
+    side = data.get("side")
+    if not isinstance(side, str) or side not in SIDES:
+        raise RequestError("side", f"`side` is required: the player ordering, {' or '.join(SIDES)}")
+    if data.get("card") is None:
+        raise RequestError("card", "`card` is required: the command card played")
+    card = card_of(data, "card", "command_card", rulebook)
+    assert card is not None
+    terms = order_terms_of(data, card, rulebook, strict=True)
+    issued = card_rules(rulebook, terms.copied_card or card)
+    if issued.roll_orders:
+        terms = OrderTerms(terms.card, terms.section, terms.copied_card, terms.copied_section,
+                           rolled_of(data, side, rulebook), terms.options)
+    selection = selection_of(data)
+    plan = plan_order(situation, rulebook, side, terms)
+    return plan_json(situation, rulebook, plan, selection)
 
 
 Endpoint = Callable[[dict[str, Any], Rulebook], dict[str, Any]]
@@ -256,6 +403,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "resolve": resolve_answer,
     "fire-map": fire_map_answer,
     "move": move_answer,
+    "order": order_answer,
 }
 """``/api/v1/<name>`` -> its engine function: what the server and the offline builder both run."""
 

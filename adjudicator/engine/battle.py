@@ -22,6 +22,7 @@ from adjudicator.engine.hits import DICE_RULE, HitSymbols, die_faces, hit_symbol
 from adjudicator.engine.los import LOS_RULE, LineOfSight, hex_json, line_of_sight, los_json, plateau_group
 from adjudicator.engine.movement import check_path
 from adjudicator.engine.odds import Odds, battle_odds, odds_json
+from adjudicator.engine.orders import OrderTerms, acting_refusals, order_summary, ordered_by_class
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import (
     CardRules,
@@ -176,9 +177,8 @@ class _Assessor:
         """What the played command card says about this unit battling (content of the card).
 
         A card with ``fixed_dice`` (Air Power, Barrage) is an attack by the card itself: it orders
-        no unit to battle, so adding it to a unit's battle would give a wrong count. A card that
-        may never order this unit (``excludes_units``) makes the battle illegal; one that orders
-        other classes gets a note, since some such cards order a unit of any type as a fallback."""
+        no unit to battle, so adding it to a unit's battle would give a wrong count. Whether the card
+        may order this unit at all is ``check_turn``'s question (engine ``orders``)."""
         if not self.card:
             return
         rules = self.rulebook.rules.get(self.card)
@@ -188,9 +188,10 @@ class _Assessor:
         if rules.fixed_dice:
             dice = ", ".join(f"{side.capitalize()} {n}" for side, n in rules.fixed_dice.items())
             self.why_not.append(Reason(self.card, f"{name} orders no unit to battle: the card makes its own attack "
-                                                  f"({rules.orders}; dice: {dice})"))
+                                                  f"({order_summary(self.rulebook, self.card)}; dice: {dice})"))
         if not rules.ordered_units_battle:
-            self.why_not.append(Reason(self.card, f"{name} orders {rules.orders}: the units it orders do not battle"))
+            self.why_not.append(Reason(self.card, f"{name} orders {order_summary(self.rulebook, self.card)}: the "
+                                                  "units it orders do not battle"))
         if rules.close_assault_only and not self.close and not self.overrun_battle:
             self.why_not.append(Reason(self.card, f"{name} is played for close assaults only; the target is "
                                                   f"{_plural(self.distance, 'hex')} away"))
@@ -203,13 +204,15 @@ class _Assessor:
             if enemy is not None:
                 self.why_not.append(Reason(self.card, f"{name} orders only units with no adjacent enemy; "
                                                       f"{self.attacker.id} is next to {enemy.id}"))
-        if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
-            self.why_not.append(Reason(self.card, f"{name} may not order {self.a_name}"))
-        ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units
-                   or self.attacker.type in rules.orders_units)
-        if rules.orders_unit_classes and not ordered:  # ``orders_units`` only adds units to the classes
-            self.notes.append(Reason(self.card, f"{name} orders {rules.orders or 'other units'}: check that it could "
-                                                f"order {self.a_name}"))
+
+    def check_turn(self, terms: OrderTerms | None) -> None:
+        """The turn state and the card's order (engine ``orders``, core ``ordering``): a unit not
+        ordered, a second battle no rule allows, a unit the card could not order, or one it orders
+        only On the Move."""
+        refusals, notes = acting_refusals(self.situation, self.rulebook, self.attacker, terms, "battle",
+                                          self.overrun_battle)
+        self.why_not.extend(refusals)
+        self.notes.extend(notes)
 
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, card, special rules, nation).
@@ -268,13 +271,8 @@ class _Assessor:
                     "(if it cannot, it goes off)")))
 
     def card_orders(self, card: CardRules) -> bool:
-        """Whether the command card may order the attacker (its unit lists, then its classes)."""
-        ids = {self.attacker.profile, self.attacker.type}
-        if ids & set(card.excludes_units):
-            return False
-        if ids & set(card.orders_units):
-            return True
-        return not card.orders_unit_classes or self.a_class in card.orders_unit_classes
+        """Whether the command card's own numbers apply to the attacker (engine ``orders``)."""
+        return ordered_by_class(self.rulebook, card, self.attacker)
 
     def check_own_hex(self) -> None:
         """Terrain of the attacker's hex that forbids battling (entering it, being in it)."""
@@ -628,6 +626,7 @@ def assess_battle(
     combat_card: str | None = None,
     overrun_battle: bool = False,
     sight: Mapping[Hex, frozenset[Hex]] | None = None,
+    order: OrderTerms | None = None,
 ) -> BattleRuling:
     """Rule on ``attacker_id`` battling ``target_id``: legality with every reason, dice with a
     cited breakdown, the faces that hit and the exact odds.
@@ -640,7 +639,10 @@ def assess_battle(
     ``sight`` is ``los.sight_map`` of this very situation (content ``line_of_sight``) for callers
     that rule many pairs (the fire map): when it holds the attacker's hex, the verdict is read
     from it and the line is walked only where the ruling needs its reasons (a blocked line for a
-    unit that needs one); the ruling is the same as without it, reason for reason."""
+    unit that needs one); the ruling is the same as without it, reason for reason.
+
+    ``order`` says how the card was played (its section, the card Counter-Attack copies, the
+    scenario's options: engine ``orders``); without it a ``card`` is checked in any section."""
     attacker = situation.unit(attacker_id, "attacker")
     target = situation.unit(target_id, "target")
     if attacker.id == target.id:
@@ -651,6 +653,7 @@ def assess_battle(
     a.overrun_battle = overrun_battle  # an overrun follows taking ground: the card's no-move rule is met
     a.check_units()
     a.check_card()
+    a.check_turn(order if order is not None else OrderTerms(card_id) if card_id is not None else None)
     base = a.base_dice() if a.a_rules.battles else None
     a.check_movement()
     a.check_own_hex()

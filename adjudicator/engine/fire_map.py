@@ -26,6 +26,7 @@ from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
 from adjudicator.engine.geometry import Board, Hex, distance
 from adjudicator.engine.los import hex_json, sight_map
+from adjudicator.engine.orders import OrderTerms
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
@@ -61,7 +62,7 @@ class FireMap:
 
 def fire_map(
     situation: Situation, rulebook: Rulebook, unit_id: str | None = None, card: str | None = None,
-    combat_card: str | None = None, max_pairs: int = MAX_PAIRS,
+    combat_card: str | None = None, max_pairs: int = MAX_PAIRS, order: OrderTerms | None = None,
 ) -> FireMap:
     """Every battle one unit could make against an enemy, for all units or only those involving
     ``unit_id`` (as attacker or target). ``card`` / ``combat_card`` are applied to every pair, as
@@ -94,7 +95,7 @@ def fire_map(
     charge(len(origins) + len(chosen))  # one sweep per origin, one ruling per pair (engine.budget)
     sight = sight_map(situation, rulebook, origins) if origins else {}
     battles = tuple(assess_battle(situation, rulebook, attacker.id, target.id, card=card, combat_card=combat_card,
-                                  sight=sight) for attacker, target in chosen)
+                                  sight=sight, order=order) for attacker, target in chosen)
     in_sight = None
     if unit is not None:
         in_sight = tuple(sorted(sight.get(unit.hex, frozenset()) - {unit.hex}))

@@ -22,6 +22,7 @@ from adjudicator.engine.battle import BattleRuling
 from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.hits import die_faces, hit_symbols
 from adjudicator.engine.odds import battle_odds, joint, odds_json
+from adjudicator.engine.orders import ordered_by_class
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import CardRules, NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -82,7 +83,8 @@ def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     out.extend(_battle_back(situation, rulebook, ruling, allowance))
     out.extend(_second_close_assault(situation, rulebook, ruling))
     card = rulebook.rules.get(ruling.card) if ruling.card else None
-    if isinstance(card, CardRules) and card.battles_per_unit > 1:
+    if (isinstance(card, CardRules) and card.battles_per_unit > 1 and not ruling.attacker.battled
+            and ordered_by_class(rulebook, card, ruling.attacker)):
         name = rulebook.names[str(ruling.card)]
         out.append(FollowUp("second_battle", ruling.attacker.id, (), None, False, Reason(str(ruling.card), (
             f"{name}: {ruling.attacker.id} may battle {card.battles_per_unit} times this turn; the next battle is "

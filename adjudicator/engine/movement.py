@@ -27,7 +27,7 @@ server give the same one."""
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.budget import charge
@@ -35,10 +35,12 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import bridged, hex_text
 from adjudicator.engine.geometry import Hex, distance
 from adjudicator.engine.hits import special_rules_in_effect
+from adjudicator.engine.orders import OrderTerms, acting_refusals, ordered_by_class
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import counts_as
 from adjudicator.engine.rulebook import CardRules, HexRules, NationRules, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import hex_ref, say, unit_ref
 
 MOVEMENT = "movement"  # core entry: one unit per hex, never through another unit
 BEACH = "beach"  # the terrain a cliff or sea bluff's beach climb is measured against
@@ -107,20 +109,13 @@ class MoveRuling:
     after_battle: bool = False
 
 
-def _card_orders(rulebook: Rulebook, card: CardRules, unit: Unit) -> bool:
-    """Whether the command card may order the unit (its unit lists, then its classes)."""
-    ids = {unit.profile, unit.type}
-    if ids & set(card.excludes_units):
-        return False
-    if ids & set(card.orders_units):
-        return True
-    return not card.orders_unit_classes or rulebook.unit(unit.profile).unit_class in card.orders_unit_classes
-
-
 def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None,
-                 after_battle: bool = False, start: Hex | None = None) -> MoveProfile:
+                 after_battle: bool = False, start: Hex | None = None,
+                 order: OrderTerms | None = None) -> MoveProfile:
     """The unit's allowance and move-and-battle limit: its entry, raised by a card that orders it,
-    lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap."""
+    lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap. A unit the
+    card could not order, or that the situation says was not ordered, may not move (engine
+    ``orders``); ``order`` says how the card was played."""
     rules: UnitRules = rulebook.unit(unit.profile)
     name = rulebook.names[unit.profile]
     cls = rules.unit_class
@@ -135,16 +130,15 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
     if rules.max_move <= 0:
         why_not.append(Reason(unit.profile, f"{name} does not move on the board"))
     card_rules = rulebook.rules.get(card) if card else None
+    refusals, turn_notes = acting_refusals(situation, rulebook, unit, order if order is not None else (
+        OrderTerms(card) if card and isinstance(card_rules, CardRules) else None), "move")
+    why_not.extend(refusals)
+    notes.extend(turn_notes)
     if card and isinstance(card_rules, CardRules):
         cname = rulebook.names[card]
-        if unit.profile in card_rules.excludes_units or unit.type in card_rules.excludes_units:
-            why_not.append(Reason(card, f"{cname} may not order {name}"))
-        elif not _card_orders(rulebook, card_rules, unit):
-            notes.append(Reason(card, f"{cname} orders {card_rules.orders or 'other units'}: check that it could "
-                                      f"order {name}"))
-        else:
-            if not card_rules.ordered_units_move and not after_battle:
-                why_not.append(Reason(card, f"The units {cname} orders battle where they stand: they may not move"))
+        if not card_rules.ordered_units_move and not after_battle:
+            why_not.append(say("order.effect_no_move", card, fact="ordered_units_move", card=cname))
+        if ordered_by_class(rulebook, card_rules, unit):
             if card_rules.max_move is not None and card_rules.max_move > allowance:
                 allowance, allowance_rule = card_rules.max_move, card
             if (card_rules.move_and_battle is not None and rules.battles
@@ -157,7 +151,7 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
                 notes.append(Reason(card, f"{cname}: terrain movement restrictions do not apply to this move; "
                                           "impassable hexes, other units and terrain battle restrictions still do"))
         if after_battle:
-            if not _card_orders(rulebook, card_rules, unit):
+            if not ordered_by_class(rulebook, card_rules, unit):
                 why_not.append(Reason(card, f"{cname} does not order {name}, so it gives it no move after battling"))
             elif card_rules.move_after_battle is None:
                 why_not.append(Reason(card, f"{cname} gives no move after the battle"))
@@ -507,11 +501,16 @@ def _battle_after(m: _Mover, end: Hex, cost: int, road: bool,
 
 
 def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: str | None = None,
-                combat_card: str | None = None, after_battle: bool = False) -> MoveRuling:
+                combat_card: str | None = None, after_battle: bool = False,
+                order: OrderTerms | None = None) -> MoveRuling:
     """Every hex ``unit_id`` may end its move on from where it stands, with one best path each
-    (adjudicator/API.md ``/move``). ``card`` / ``combat_card`` are resolved content ids."""
+    (adjudicator/API.md ``/move``). ``card`` / ``combat_card`` are resolved content ids; ``order``
+    says how the card was played (engine ``orders``)."""
     unit = situation.unit(unit_id, "unit")
-    profile = move_profile(situation, rulebook, unit, card, after_battle)
+    profile = move_profile(situation, rulebook, unit, card, after_battle, order=order)
+    leaving = _leaving_notes(situation, rulebook, unit)
+    if leaving:
+        profile = replace(profile, notes=(*profile.notes, *leaving))
     if profile.why_not:
         return MoveRuling(unit, profile, (), (), profile.why_not, profile.notes, card, combat_card, after_battle)
     m = _Mover(situation, rulebook, unit, profile, unit.hex)
@@ -565,6 +564,25 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
         unreachable.append((h, tuple(dict.fromkeys(reasons))))
     return MoveRuling(unit, profile, tuple(options), tuple(unreachable), (), profile.notes, card, combat_card,
                       after_battle)
+
+
+def _leaving_notes(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[Reason, ...]:
+    """What the unit takes off the board by leaving its hex: sandbags (``removed_when_occupant_leaves``)."""
+    out: list[Reason] = []
+    for feature in situation.hex_state(unit.hex).features():
+        entry = rulebook.rules.get(feature)
+        if isinstance(entry, HexRules) and entry.removed_when_occupant_leaves:
+            out.append(say("move.removes_obstacle", feature, fact="removed_when_occupant_leaves",
+                           unit=unit_ref(situation, rulebook, unit), obstacle=rulebook.names[feature],
+                           at=hex_ref(situation.board, unit.hex)))
+    return tuple(out)
+
+
+def removed_on_leaving(situation: Situation, rulebook: Rulebook, unit: Unit) -> list[dict[str, Any]]:
+    """The obstacles taken off the unit's hex if it moves away (``/move``'s ``removed_on_leaving``)."""
+    return [{**hex_ref(situation.board, unit.hex).to_json(), "obstacle": feature}
+            for feature in situation.hex_state(unit.hex).features()
+            if getattr(rulebook.rules.get(feature), "removed_when_occupant_leaves", False)]
 
 
 @dataclass(frozen=True)
@@ -686,6 +704,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: 
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
         "reachable": [_option_json(situation, o) for o in ruling.reachable],
+        "removed_on_leaving": removed_on_leaving(situation, rulebook, ruling.unit) if ruling.reachable else [],
         "unreachable": [{**_hex(situation, h), "why": [r.to_dict() for r in why]} for h, why in ruling.unreachable],
         **extra,
     }

@@ -75,6 +75,9 @@ class Unit:
     moved: int = 0
     moved_from: Hex | None = None  # where it started this turn's move, when the user says
     path: tuple[Hex, ...] = ()  # the hexes it moved through this turn, start first (empty: not given)
+    # turn state (core ``ordering``, ``battle``): ordered this turn (None: not said), battled this turn
+    ordered: bool | None = None
+    battled: bool = False
 
     @property
     def weakened(self) -> bool:
@@ -372,7 +375,7 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
 
 
 UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
-               "moved_from", "path")
+               "moved_from", "path", "ordered", "battled")
 """Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
 HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
 """Every field of a hex the API defines (add a new one here, or saves will drop it)."""
@@ -440,8 +443,17 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
                                                           f"but it moved {moved} this turn")
     if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
         moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
+    ordered = _optional_bool(item.get("ordered"), f"{where}.ordered")
+    battled = bool(_optional_bool(item.get("battled"), f"{where}.battled"))
     return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
-                path=path)
+                path=path, ordered=ordered, battled=battled)
+
+
+def _optional_bool(value: Any, where: str) -> bool | None:
+    """A unit's turn-state flag (``ordered``, ``battled``): true, false, or absent/null (not said)."""
+    if value is None or isinstance(value, bool):
+        return value
+    raise IllegalSituation(where, f"must be true or false, got {type(value).__name__}")
 
 
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:
