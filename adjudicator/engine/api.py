@@ -23,9 +23,8 @@ from adjudicator.engine.card_attack import CardAttack, assess_card_attack, card_
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.follow_ups import follow_up_battles
-from adjudicator.engine.geometry import Hex
+from adjudicator.engine.geometry import SECTIONS, Hex, Section
 from adjudicator.engine.los import line_of_sight, los_json
-from adjudicator.engine.geometry import SECTIONS, Section
 from adjudicator.engine.movement import legal_moves, move_json
 from adjudicator.engine.orders import OrderTerms, card_rules, plan_json, plan_order
 from adjudicator.engine.resolve import parse_rolled, resolution_json, resolve_battle, resolve_card_attack
@@ -293,7 +292,7 @@ def section_of(value: Any, name: str) -> Section | None:
         return None
     if not isinstance(value, str) or value not in SECTIONS:
         raise RequestError(name, f"`{name}` must be one of {', '.join(SECTIONS)}, got {str(value)[:40]!r}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def needs_section(rulebook: Rulebook, card: str) -> bool:
@@ -321,7 +320,7 @@ def order_terms_of(data: dict[str, Any], card: str, rulebook: Rulebook, strict: 
             raise RequestError("copied_card", '`copied_card` must be an object like {"card": "attack", "section": '
                                               '"left"}')
         else:
-            copied = card_of(value, "card", "command_card", rulebook)
+            copied = card_of({"copied_card.card": value.get("card")}, "copied_card.card", "command_card", rulebook)
             if copied is None:
                 raise RequestError("copied_card.card", "`copied_card.card` is required: the opponent's last card")
             if card_rules(rulebook, copied).copies_last_card:

@@ -166,8 +166,8 @@ def order_summary(rulebook: Rulebook, card: str) -> str:
     if rules.reaction:
         return "no unit: played in the opponent's turn"
     if rules.roll_orders:
-        parts = [f"{r.face}: {'any unit' if not (r.unit_classes or r.units) else ' or '.join(_kinds(rulebook, r.unit_classes, r.units)) + ' unit'}"
-                 for r in rules.roll_orders]
+        parts = [f"{r.face}: " + (join(_kinds(rulebook, r.unit_classes, r.units), "or") + " unit"
+                                  if r.unit_classes or r.units else "any unit") for r in rules.roll_orders]
         return f"1 unit per die rolled that matches ({'; '.join(parts)})"
     if not rules.order_groups:
         return f"no unit: {name} attacks by itself" if rules.fixed_dice else "no unit"
@@ -213,7 +213,7 @@ def _region(group: OrderGroup, section: Section | None) -> Section | None:
     if group.section in CARD_SECTIONS:
         return section
     assert group.section in SECTIONS
-    return group.section  # type: ignore[return-value]
+    return group.section
 
 
 def _enemy_next_to(situation: Situation, unit: Unit) -> Unit | None:
@@ -291,6 +291,8 @@ class _Planner:
     def groups(self) -> list[Group]:
         rules, card = self.rules, self.card
         out: list[Group] = []
+        if not rules.orders_documented:
+            return out
         names_class = bool(rules.orders_unit_classes)
         for g in rules.order_groups:
             region = _region(g, self.section)
@@ -416,7 +418,8 @@ class _Planner:
         out = [say("order.copies", self.played, fact="copies_last_card", card=self.name(self.played),
                    copied=self.name(self.card))]
         played = card_rules(self.rulebook, self.played)
-        if self.terms.copied_section is not None and self.section is not None and played.mirrors_sections:
+        if (self.terms.copied_section is not None and self.section is not None and played.mirrors_sections
+                and self.section != self.terms.copied_section):
             out.append(say("order.mirrored", self.played, fact="mirrors_sections", copied=self.name(self.card),
                            theirs=self.terms.copied_section, ours=self.section))
         return out

@@ -1,5 +1,6 @@
 """JSON API over the rules engine: ``/api/v1/line-of-sight``, ``/api/v1/battle``, ``/api/v1/resolve``,
-``/api/v1/fire-map``, ``/api/v1/move`` and the OpenAPI document of the whole API (adjudicator/API.md).
+``/api/v1/fire-map``, ``/api/v1/move``, ``/api/v1/order`` and the OpenAPI document of the whole API
+(adjudicator/API.md).
 
 Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api`` (the same
 one the builder runs offline in the browser). ``/retreat`` and ``/resupply`` live in
@@ -45,6 +46,13 @@ def move_view() -> Any:
     """Every hex the unit may end its move on, with one best path each, whether it may still
     battle there, and why other hexes within its allowance cannot be reached (core ``movement``)."""
     return engine_answer("move", json_body())
+
+
+@bp.post("/order")
+def order_view() -> Any:
+    """Which units a command card may order, in which section, and what the order lets them do
+    (engine ``orders``, core ``ordering``)."""
+    return engine_answer("order", json_body())
 
 
 @bp.get("/openapi.json")

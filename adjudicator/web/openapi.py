@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
+from adjudicator.engine.api import MAX_HAND, MAX_OPTIONS
 from adjudicator.engine.fire_map import MAX_PAIRS
-from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.geometry import BOARDS, SECTIONS
 from adjudicator.engine.hits import die_faces
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
@@ -133,6 +134,10 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "path": {"type": "array", "minItems": 1, "maxItems": MAX_MOVED + 1, "items": _hex_request(),
                                  **NULLABLE, "description": "hexes it moved through this turn, start first, ending "
                                                             "on its hex; `moved` is derived from it"},
+                        "ordered": {"type": "boolean", **NULLABLE, "description": "ordered this turn (absent: not "
+                                    "said); a unit not ordered may not move or battle"},
+                        "battled": {"type": "boolean", **NULLABLE, "description": "battled this turn: a second "
+                                    "battle needs a rule that gives one"},
                     },
                 },
             },
@@ -346,9 +351,52 @@ MOVE_RESPONSE = {
             "type": "object", "required": ["row", "col", "why"],
             "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
         "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "removed_on_leaving": {"type": "array", "items": {
+            "type": "object", "required": ["row", "col", "obstacle"],
+            "properties": {**HEX["properties"], "hex": {"type": "string"}, "obstacle": {"type": "string"}}},
+            "description": "obstacles taken off the unit's hex when it moves away (sandbags)"},
         "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
                "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
                               "path": {"type": "array", "items": HEX}}},
+    },
+}
+ORDER_UNIT = {"type": "object", "required": ["unit", "sections", "why"],
+              "properties": {"unit": {"type": "string"},
+                             "sections": {"type": "array", "items": {"type": "string", "enum": list(SECTIONS)}},
+                             "why": {"type": "array", "items": REASON}}}
+ORDER_RESPONSE = {
+    "type": "object",
+    "required": ["card", "side", "section", "max_units", "groups", "orderable", "not_orderable", "effects"],
+    "properties": {
+        "card": {"type": "string"}, "side": {"type": "string", "enum": list(SIDES)},
+        "section": {"type": "string", "enum": [*SECTIONS, None], **NULLABLE},
+        "orders": {"type": "string", "description": "the card's order in one line"},
+        "copied_card": {"type": "object", "properties": {"card": {"type": "string"},
+                                                         "section": {"type": "string", **NULLABLE}}},
+        "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        "max_units": {"type": "integer", "minimum": 0},
+        "groups": {"type": "array", "items": {
+            "type": "object", "required": ["section", "max", "units", "rule"],
+            "properties": {"section": {"type": "string", "enum": [*SECTIONS, None], **NULLABLE},
+                           "max": {"type": "integer", "minimum": 0},
+                           "units": {"type": "array", "items": {"type": "string"}},
+                           "rule": {"type": "string"}, "label": {"type": "string"},
+                           "on_the_move": {"type": "boolean"}, "face": {"type": "string"},
+                           "fallback": {"type": "boolean"}, "all": {"type": "boolean"}}}},
+        "orderable": {"type": "array", "items": ORDER_UNIT},
+        "not_orderable": {"type": "array", "items": {**ORDER_UNIT, "properties": {
+            **ORDER_UNIT["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
+        "effects": {"type": "array", "items": REASON},
+        "selection": {"type": "object", "required": ["legal", "why_not"],
+                      "properties": {"units": {"type": "array", "items": {"type": "string"}},
+                                     "legal": {"type": "boolean"}, "why_not": {"type": "array", "items": REASON},
+                                     "groups": {"type": "object", "additionalProperties": {"type": "string"}},
+                                     "notes": {"type": "array", "items": REASON}}},
+        "obstacles_placed": {"type": "array", "items": {
+            "type": "object", "required": ["unit", "row", "col", "obstacle", "owner"],
+            "properties": {"unit": {"type": "string"}, "row": {"type": "integer"}, "col": {"type": "integer"},
+                           "hex": {"type": "string"}, "obstacle": {"type": "string"},
+                           "owner": {"type": "string", "enum": list(SIDES)}}}},
     },
 }
 RESUPPLY_RESPONSE = {
@@ -426,6 +474,23 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
     unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
                 "description": "the id of a unit of the situation"}
     commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
+    section = {"type": "string", "enum": [*SECTIONS, None], **NULLABLE}
+    play_fields = {
+        "section": {**section, "description": "the card's section (or the one chosen), named from the ordering "
+                                              "player's own side"},
+        "copied_card": {"type": "object", **NULLABLE, "required": ["card"],
+                        "description": "Counter-Attack: the opponent's last card, with its section as he played it",
+                        "properties": {"card": {"type": "string", "maxLength": CARD_MAX,
+                                                **({"enum": commands} if commands else {})},
+                                       "section": section}},
+    }
+    scenario = {"type": "object", **NULLABLE, "description": "what the scenario sets; ordering reads `options` "
+                "(`us_marine_corps`) and `cards` (hand sizes)",
+                "properties": {"options": {"type": "array", "maxItems": MAX_OPTIONS, **NULLABLE,
+                                           "items": {"type": "string", "minLength": 1, "maxLength": CARD_MAX}},
+                               "cards": {"type": "object", **NULLABLE, "additionalProperties": False,
+                                         "properties": {side: {"type": "integer", "minimum": 0, "maximum": MAX_HAND}
+                                                        for side in SIDES}}}}
     return {
         "openapi": "3.0.3",
         "info": {"title": "adjudicator: Memoir '44 rules API", "version": "1",
@@ -453,6 +518,10 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
                 "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
                 "only counted."),
+            "/api/v1/order": _post(
+                "Which units a command card may order, and what the order lets them do", "OrderRequest", "Order",
+                "Pools by section (straddling hexes in both), the most units, why each other unit may not be "
+                "ordered, the order's effects, and whether a proposed selection is legal."),
             "/api/v1/resupply": _post(
                 "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
                 "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
@@ -534,6 +603,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "Hex": _hex_request(),
             "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
             "BattleRequest": _with(situation, ["attacker", "target"], {
+                **play_fields, "scenario": scenario,
                 "attacker": {**unit_ref, **NULLABLE,
                              "description": "null when `card` attacks by itself (Air Power, Barrage)"},
                 "target": unit_ref,
@@ -552,6 +622,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
             "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
+                **play_fields, "scenario": scenario,
                 "attacker": {**unit_ref, **NULLABLE,
                              "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
                                             "the card's on `target`"},
@@ -568,12 +639,26 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                                           for face in die_faces(rulebook)}},
             }),
             "FireMapRequest": _with(situation, [], {
+                **play_fields, "scenario": scenario,
                 "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
             }),
             "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+            "OrderRequest": _with(situation, ["side", "card"], {
+                "side": {"type": "string", "enum": list(SIDES), "description": "the player ordering"},
+                "card": {"type": "string", "maxLength": CARD_MAX, **({"enum": commands} if commands else {})},
+                **play_fields,
+                "rolled": {"type": "object", "additionalProperties": False, **NULLABLE,
+                           "description": "Their Finest Hour: the faces rolled (1 die per card in hand)",
+                           "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                                          for face in die_faces(rulebook)}},
+                "selection": {"type": "array", "maxItems": MAX_UNITS, "items": unit_ref, **NULLABLE,
+                              "description": "the units the player proposes to order"},
+                "scenario": scenario,
+            }),
             "MoveRequest": _with(situation, ["unit"], {
+                **play_fields, "scenario": scenario,
                 "unit": unit_ref,
                 "card": {**card, "enum": [*commands, None]} if commands else card,
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
@@ -588,6 +673,7 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
             "Resolve": RESOLVE_RESPONSE,
             "FireMap": FIRE_MAP_RESPONSE,
             "Move": MOVE_RESPONSE,
+            "Order": ORDER_RESPONSE,
             "RuleEntry": ENTRY_RESPONSE,
             "RuleIndex": INDEX_RESPONSE,
             "SearchResults": SEARCH_RESPONSE,
