@@ -146,7 +146,8 @@ def test_a_unit_on_a_straddling_hex_may_be_ordered_from_either_section(client, b
 
 
 def test_a_straddling_unit_is_counted_once_where_it_leaves_room(client):
-    units = [unit("A", "allies", 8, 0), unit("B", "allies", 8, 2), unit("S", "allies", 7, 7), unit("C", "allies", 8, 10)]
+    units = [unit("A", "allies", 8, 0), unit("B", "allies", 8, 2), unit("S", "allies", 7, 7),
+             unit("C", "allies", 8, 10)]
     answer = order(client, "pincer_move", units, selection=["A", "B", "S"])
     assert answer["max_units"] == 2  # A, B and S may all fill only the left: S is in the left and centre
     assert answer["selection"]["legal"] is False
@@ -216,7 +217,8 @@ def test_a_class_card_orders_only_that_class_when_you_have_some(client, card):
     answer = order(client, card, units, **fields)
     assert orderable(answer) == {"K"}
     reason = why_not(answer, "A")[0]
-    assert reason["code"] == "order.wrong_class" and reason["rule"] == card and reason["params"]["example"]["unit"] == "K"
+    assert reason["code"] == "order.wrong_class" and reason["rule"] == card
+    assert reason["params"]["example"]["unit"] == "K"
 
 
 def test_infantry_assault_falls_back_only_where_the_chosen_section_has_no_infantry(client):
@@ -277,7 +279,8 @@ def test_counter_attack_copies_the_copied_cards_dice_in_battle(client):
     units = [unit("A", "allies", 5, 11, "armor"), unit("B", "axis", 4, 12)]
     plain = client.post("/api/v1/battle", json={"units": units, "attacker": "A", "target": "B",
                                                 "card": "counter_attack"}).get_json()
-    copied = client.post("/api/v1/battle", json={"units": units, "attacker": "A", "target": "B", "card": "counter_attack",
+    copied = client.post("/api/v1/battle", json={"units": units, "attacker": "A", "target": "B",
+                                                 "card": "counter_attack",
                                                  "copied_card": {"card": "armor_assault"}}).get_json()
     assert copied["dice"] == plain["dice"] + 1
     assert "armor_assault" in {r["rule"] for r in copied["breakdown"]}
