@@ -1,0 +1,185 @@
+"""The card played and the turn state drive ``/move``, ``/battle``, ``/resolve`` and ``/fire-map``
+(core ``ordering``: only ordered units move or battle; core ``battle``: once a turn; each card's
+order fields), through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.test_orders import unit
+
+TARGET = unit("Z", "axis", 4, 12)
+
+
+def post(client: FlaskClient, name: str, units: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    response = client.post(f"/api/v1/{name}", json={"units": units, **fields})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def codes(reasons: list[dict[str, Any]]) -> list[str]:
+    return [r.get("code", "") for r in reasons]
+
+
+# -- ordered / battled --------------------------------------------------------------------------
+
+def test_a_unit_not_ordered_may_neither_move_nor_battle(client):
+    units = [unit("A", "allies", 5, 11, ordered=False), TARGET]
+    move = post(client, "move", units, unit="A")
+    assert move["reachable"] == [] and move["why_not"][0]["rule"] == "ordering"
+    battle = post(client, "battle", units, attacker="A", target="Z")
+    assert battle["legal"] is False and "turn.not_ordered" in codes(battle["why_not"])
+    ordered = [unit("A", "allies", 5, 11, ordered=True), TARGET]
+    assert post(client, "battle", ordered, attacker="A", target="Z")["legal"] is True
+
+
+def test_a_unit_battles_once_a_turn(client):
+    units = [unit("A", "allies", 5, 11, "armor", battled=True), TARGET]
+    battle = post(client, "battle", units, attacker="A", target="Z")
+    assert battle["legal"] is False
+    reason = next(r for r in battle["why_not"] if r["code"] == "turn.battled")
+    assert reason["rule"] == "battle" and "Allied Armor at" in reason["text"]
+    resolved = post(client, "resolve", units, attacker="A", target="Z", rolled={"grenade": 3})
+    assert resolved["legal"] is False and resolved["figures_lost"] == 0
+
+
+def test_the_armor_overrun_is_the_second_battle_the_rules_give(client):
+    units = [unit("A", "allies", 5, 11, "armor", battled=True), TARGET]
+    assert post(client, "battle", units, attacker="A", target="Z", overrun_battle=True)["legal"] is True
+
+
+def test_artillery_bombard_gives_a_second_battle(client):
+    units = [unit("G", "allies", 7, 11, "artillery", battled=True), TARGET]
+    battle = post(client, "battle", units, attacker="G", target="Z", card="artillery_bombard")
+    assert battle["legal"] is True and "turn.battles_again" in codes(battle["notes"])
+    first = post(client, "battle", [unit("G", "allies", 7, 11, "artillery"), TARGET], attacker="G", target="Z",
+                 card="artillery_bombard")
+    assert [f["kind"] for f in first["follow_ups"]] == ["second_battle"]
+    assert post(client, "battle", units, attacker="G", target="Z", card="probe")["legal"] is False
+
+
+def test_artillery_bombard_lets_artillery_move_three_hexes(client):
+    units = [unit("G", "allies", 8, 12, "artillery"), unit("Z", "axis", 0, 12)]
+    assert post(client, "move", units, unit="G", card="artillery_bombard")["allowance"] == 3
+    assert post(client, "move", units, unit="G")["allowance"] == 1
+
+
+def test_an_ambushing_unit_battles_though_it_was_not_ordered(client):
+    units = [unit("A", "allies", 5, 11, ordered=False), TARGET]
+    assert post(client, "battle", units, attacker="A", target="Z", card="ambush")["legal"] is True
+
+
+@pytest.mark.parametrize(("field", "value"), [("ordered", "yes"), ("battled", 1)])
+def test_turn_state_must_be_true_or_false(client, field, value):
+    response = client.post("/api/v1/move", json={"units": [unit("A", "allies", 5, 11, **{field: value})],
+                                                 "unit": "A"})
+    assert response.status_code == 400 and response.get_json()["error"]["field"] == f"units[0].{field}"
+
+
+def test_a_saved_situation_keeps_the_turn_state(client):
+    doc = {"units": [unit("A", "allies", 5, 11, ordered=True, battled=True), TARGET]}
+    saved = client.post("/api/v1/situations", json=doc).get_json()
+    kept = client.get(f"/api/v1/situations/{saved['id']}").get_json()["situation"]["units"][0]
+    assert kept["ordered"] is True and kept["battled"] is True
+
+
+# -- the card's class --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("card", "wrong", "right"), [
+    ("armor_assault", "infantry", "armor"), ("move_out", "armor", "infantry"), ("dig_in", "armor", "infantry"),
+])
+def test_a_class_card_refuses_a_unit_of_another_class_when_the_side_has_that_class(client, card, wrong, right):
+    units = [unit("W", "allies", 5, 11, wrong), unit("R", "allies", 8, 20, right), TARGET]
+    move = post(client, "move", units, unit="W", card=card)
+    assert move["reachable"] == [] and move["why_not"][0]["code"] == "order.wrong_class"
+    assert move["why_not"][0]["rule"] == card
+    battle = post(client, "battle", units, attacker="W", target="Z", card=card)
+    assert battle["legal"] is False and "order.wrong_class" in codes(battle["why_not"])
+    fire = post(client, "fire-map", units, unit="W", card=card)
+    assert all(not b["legal"] for b in fire["battles"] if b["attacker"] == "W")
+    alone = [unit("W", "allies", 5, 11, wrong), TARGET]  # no unit of the card's class: 1 unit of your choice
+    if card != "dig_in":
+        assert post(client, "battle", alone, attacker="W", target="Z", card=card)["legal"] is True
+
+
+def test_the_unit_of_your_choice_gets_none_of_the_cards_numbers(client):
+    """Move Out with no infantry orders the tank as a tank; Infantry Assault's 3-hex move is for infantry."""
+    units = [unit("T", "allies", 8, 10, "armor"), unit("Z", "axis", 0, 10)]
+    assert post(client, "move", units, unit="T", card="move_out")["allowance"] == 3
+    tank = post(client, "move", units, unit="T", card="infantry_assault", section="center")
+    assert tank["allowance"] == 3 and tank["allowance_rule"] == "armor"
+    assert any(n["code"] == "order.of_your_choice" for n in tank["notes"])
+
+
+def test_dig_in_units_neither_move_nor_battle(client):
+    units = [unit("A", "allies", 5, 11), TARGET]
+    move = post(client, "move", units, unit="A", card="dig_in")
+    assert move["reachable"] == [] and move["why_not"][0]["fact"] == "ordered_units_move"
+    assert post(client, "battle", units, attacker="A", target="Z", card="dig_in")["legal"] is False
+
+
+def test_a_unit_leaving_sandbags_removes_them(client):
+    units = [unit("A", "allies", 6, 10), unit("Z", "axis", 1, 11)]
+    move = post(client, "move", units, unit="A", hexes=[{"row": 6, "col": 10, "obstacle": "sandbags"}])
+    note = next(n for n in move["notes"] if n["code"] == "move.removes_obstacle")
+    assert note["rule"] == "sandbags" and note["fact"] == "removed_when_occupant_leaves"
+    assert move["removed_on_leaving"] == [{"row": 6, "col": 10, "hex": "F3", "obstacle": "sandbags"}]
+    assert post(client, "move", units, unit="A")["removed_on_leaving"] == []
+
+
+# -- sections ------------------------------------------------------------------------------------------
+
+def test_a_section_card_refuses_a_unit_outside_its_section(client):
+    units = [unit("R", "allies", 5, 21), unit("Z", "axis", 4, 22)]
+    battle = post(client, "battle", units, attacker="R", target="Z", card="probe", section="center")
+    assert battle["legal"] is False and "order.wrong_section" in codes(battle["why_not"])
+    assert post(client, "battle", units, attacker="R", target="Z", card="probe")["legal"] is True  # any section
+    assert post(client, "battle", units, attacker="R", target="Z", card="probe", section="right")["legal"] is True
+
+
+def test_a_unit_is_checked_in_the_section_it_was_ordered_in(client):
+    moved = unit("R", "allies", 5, 17, path=[{"row": 6, "col": 16}, {"row": 5, "col": 17}])
+    units = [moved, unit("Z", "axis", 4, 18)]
+    assert post(client, "battle", units, attacker="R", target="Z", card="recon", section="center")["legal"] is True
+    wandered = unit("R", "allies", 5, 19, path=[{"row": 6, "col": 18}, {"row": 5, "col": 19}])
+    assert post(client, "battle", [wandered, unit("Z", "axis", 4, 20)], attacker="R", target="Z", card="recon",
+                section="center")["legal"] is False
+
+
+def test_a_unit_on_the_move_moves_but_may_not_battle(client):
+    units = [unit("R", "allies", 5, 21), unit("Z", "axis", 4, 22)]
+    fields = {"card": "probe_on_the_move", "section": "center"}
+    move = post(client, "move", units, unit="R", **fields)
+    assert move["reachable"] and "order.only_on_the_move" in codes(move["notes"])
+    battle = post(client, "battle", units, attacker="R", target="Z", **fields)
+    assert battle["legal"] is False and "turn.on_the_move" in codes(battle["why_not"])
+
+
+def test_marines_extra_unit_may_act_outside_the_cards_section(client):
+    units = [unit("R", "allies", 5, 21), unit("Z", "axis", 4, 22)]
+    fields = {"card": "probe", "section": "center"}
+    assert post(client, "battle", units, attacker="R", target="Z", **fields)["legal"] is False
+    marines = post(client, "battle", units, attacker="R", target="Z", scenario={"options": ["us_marine_corps"]},
+                   **fields)
+    assert marines["legal"] is True and "order.extra_unit" in codes(marines["notes"])
+
+
+def test_counter_attack_refuses_a_unit_outside_the_mirrored_section(client):
+    units = [unit("R", "allies", 5, 21), unit("Z", "axis", 4, 22)]
+    fields = {"card": "counter_attack"}
+    mirrored = post(client, "battle", units, attacker="R", target="Z", copied_card={"card": "recon", "section": "left"},
+                    **fields)
+    assert mirrored["legal"] is True
+    unmirrored = post(client, "battle", units, attacker="R", target="Z",
+                      copied_card={"card": "recon", "section": "right"}, **fields)
+    assert unmirrored["legal"] is False
+
+
+def test_the_fire_map_shows_which_units_the_card_lets_battle(client):
+    units = [unit("A", "allies", 5, 11, "armor"), unit("I", "allies", 5, 13), TARGET]
+    fire = post(client, "fire-map", units, card="armor_assault")
+    legal = {b["attacker"]: b["legal"] for b in fire["battles"] if b["target"] == "Z"}
+    assert legal == {"A": True, "I": False}
