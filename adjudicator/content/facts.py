@@ -86,7 +86,22 @@ LABELS: dict[str, str] = {
     "placed_on": "Placed on",
     "card_type": "Card type",
     "deck_counts": "Cards in deck",
-    "orders": "Orders",
+    "order_groups": "Units ordered",
+    "fallback_units": "Units of your choice if you have none of its kind",
+    "orders_adjacent_to_enemy": "Only units next to an enemy",
+    "orders_weakened": "Only units that have lost figures",
+    "roll_orders": "Each die rolled orders",
+    "dice_per_card_in_hand": "Dice rolled: 1 per command card in hand",
+    "recovers_figures": "Returns lost figures first",
+    "copies_last_card": "Issues the opponent's last card",
+    "mirrors_sections": "Flank cards mirrored",
+    "places_obstacle": "Placed on each ordered unit's hex",
+    "reaction": "Played in the opponent's turn",
+    "orders_documented": "Orders given by the sources",
+    "scenario_side": "Side a scenario option makes these troops",
+    "extra_ordered_units": "Extra units ordered",
+    "extra_units_tactic_range": "Tactic cards that get them (units ordered)",
+    "extra_units_not_with": "No extra unit with",
     "orders_unit_classes": "Orders unit classes",
     "orders_units": "May order",
     "excludes_units": "May not order",
@@ -283,16 +298,31 @@ def format_value(key: str, value: Any, link: Link) -> Markup:
             + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
             for m in value
         ))
+    if key == "order_groups":
+        where = {None: "anywhere", "card": "in the card's section", "chosen": "in the section chosen"}
+        return escape("; ".join(f"{g['count']} {where.get(g.get('section'), 'in the ' + str(g.get('section')))}"
+                                for g in value))
+    if key == "roll_orders":
+        return Markup("<br>").join(
+            escape(f"{r['face'].capitalize()}: ")
+            + (escape(_classes(r.get("unit_classes", ())).lower() if r.get("unit_classes") or r.get("units")
+                      else "any unit")
+               + (Markup(", ") + _ids(r["units"], link) if r.get("units") else Markup(""))
+               + (Markup(", not ") + _ids(r["excludes_units"], link) if r.get("excludes_units") else Markup("")))
+            for r in value)
+    if key == "extra_units_tactic_range":
+        return escape(f"those ordering {value[0]} to {value[1]} units")
     if key == "board_faces":
         return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
     if key == "lost_when":
         return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
     if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
                "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
-               "clears_and_battles"} and isinstance(
+               "clears_and_battles", "extra_units_not_with"} and isinstance(
             value, list):
         return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
-    if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule"} and isinstance(value, str):
+    if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule", "places_obstacle"} and isinstance(
+            value, str):
         return link(value) or escape(value)
     if isinstance(value, bool):
         return escape("Yes" if value else "No")

@@ -10,9 +10,11 @@ from markupsafe import Markup, escape
 from sqlmodel import select
 
 from adjudicator.content.documents import KIND_LABELS
-from adjudicator.content.facts import describe
+from adjudicator.content.facts import FactRow, describe
 from adjudicator.db import get_session
+from adjudicator.engine.orders import order_summary
 from adjudicator.models import CrossRef, EntryRow
+from adjudicator.web.requests import rulebook
 
 bp = Blueprint("pages", __name__)
 
@@ -85,10 +87,13 @@ def render_entry(kind: str, entry_id: str) -> str:
         r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
     }
     base = session.get(EntryRow, row.base) if row.base else None
+    facts = describe(row.facts, entry_link)
+    if row.kind == "command_card" and entry_id in rulebook().kinds:  # the order in one line, from its fields
+        facts.insert(0, FactRow("Orders", escape(order_summary(rulebook(), entry_id))))
     return render_template(
         "entry.html",
         row=row,
-        facts=describe(row.facts, entry_link),
+        facts=facts,
         see_also=[names[i] for i in see_also if i in names],
         variants=[names[i] for i in variants if i in names],
         base=base,
