@@ -183,3 +183,33 @@ def test_the_fire_map_shows_which_units_the_card_lets_battle(client):
     fire = post(client, "fire-map", units, card="armor_assault")
     legal = {b["attacker"]: b["legal"] for b in fire["battles"] if b["target"] == "Z"}
     assert legal == {"A": True, "I": False}
+
+
+# -- Air Power's group, rolled unit by unit ---------------------------------------------------------------
+
+GROUP = [unit("A", "allies", 8, 10), unit("X", "axis", 3, 11), unit("Y", "axis", 2, 10)]
+
+
+def test_air_power_rolls_its_group_unit_by_unit_applying_each_retreat_first(client):
+    alone = post(client, "retreat", GROUP, unit="Y", flags=1)
+    assert {(o["end"]["row"], o["end"]["col"]) for o in alone["options"]} == {(1, 9), (1, 11)}
+    body = {"card": "air_power", "target": "X", "targets": ["Y"], "retreat_to": [{"row": 1, "col": 11}],
+            "rolled": [{"flag": 2}, {"flag": 1, "grenade": 1}]}
+    answer = post(client, "resolve", GROUP, hexes=[{"row": 3, "col": 11, "obstacle": "sandbags"}], **body)
+    first, second = answer["group"]
+    assert first["moved_to"] == {"row": 1, "col": 11, "hex": "f8"}
+    assert first["applied"][0]["code"] == "group.retreat_applied" and first["applied"][0]["rule"] == "air_power"
+    # X now stands on f8, so Y's only way back is e8
+    assert [(o["end"]["row"], o["end"]["col"]) for o in second["retreat"]["options"]] == [(1, 9)]
+    assert second["figures_lost"] == 1 and answer["target"]["id"] == "X"
+
+
+def test_air_power_group_rolls_must_match_the_group(client):
+    body = {"units": GROUP, "card": "air_power", "target": "X", "targets": ["Y"]}
+    wrong_count = client.post("/api/v1/resolve", json={**body, "rolled": [{"flag": 2}]})
+    assert wrong_count.status_code == 400 and wrong_count.get_json()["error"]["field"] == "rolled"
+    wrong_dice = client.post("/api/v1/resolve", json={**body, "rolled": [{"flag": 2}, {"flag": 3}]})
+    assert wrong_dice.status_code == 400 and wrong_dice.get_json()["error"]["field"] == "rolled[1]"
+    nowhere = client.post("/api/v1/resolve", json={**body, "rolled": [{"flag": 2}, {"flag": 2}],
+                                                   "retreat_to": [{"row": 8, "col": 0}]})
+    assert nowhere.status_code == 400 and nowhere.get_json()["error"]["field"] == "retreat_to[0]"

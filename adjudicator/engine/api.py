@@ -19,7 +19,14 @@ from typing import Any, TypeVar
 from adjudicator.engine import budget
 from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
 from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
-from adjudicator.engine.card_attack import CardAttack, assess_card_attack, card_attack_json, is_card_attack
+from adjudicator.engine.card_attack import (
+    MAX_TARGETS_GIVEN,
+    CardAttack,
+    assess_card_attack,
+    card_attack_json,
+    is_card_attack,
+)
+from adjudicator.engine.card_group import group_json, resolve_group
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.fire_map import fire_map, fire_map_json
 from adjudicator.engine.follow_ups import follow_up_battles
@@ -44,6 +51,7 @@ from adjudicator.engine.situation import (
 MAX_CARD_LENGTH = 80
 MAX_FLAGS = 12  # input limit: more dice than any battle rolls
 MAX_OPTIONS = 50  # input limit: scenario options
+MAX_GROUP = MAX_TARGETS_GIVEN + 1  # input limit: rolls for a card's group (its target and ``targets``)
 MAX_HAND = 12  # input limit: command cards in a hand (6 at most in the rules; room for house rules)
 T = TypeVar("T")
 
@@ -221,6 +229,8 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     with no ``attacker`` and a card that attacks by itself, the card's roll on ``target``."""
     situation = situation_of(data, rulebook)
     card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
+    if data.get("attacker") is None and card is not None and isinstance(data.get("rolled"), list):
+        return group_answer(data, situation, card, rulebook)
     if data.get("attacker") is None and card is not None:
         attack = card_attack_of(data, situation, card, rulebook)
         rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
@@ -236,6 +246,25 @@ def resolve_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
                                                order=order))
     resolution = engine_call(lambda: resolve_battle(situation, rulebook, ruling, rolled))
     return resolution_json(situation, rulebook, resolution)
+
+
+def group_answer(data: dict[str, Any], situation: Situation, card: str, rulebook: Rulebook) -> dict[str, Any]:
+    """A card's attack on a group with one roll per unit (``rolled`` a list, in the order ``target``,
+    ``targets``): each outcome is applied before the next roll (``engine.card_group``);
+    ``retreat_to`` may pick each unit's retreat end."""
+    attack = card_attack_of(data, situation, card, rulebook)
+    rolls = data["rolled"]
+    if len(rolls) > MAX_GROUP:
+        raise RequestError("rolled", f"`rolled` lists at most {MAX_GROUP} rolls")
+    parsed = [engine_call(lambda r=r: parse_rolled(r, rulebook)) for r in rolls]
+    ends_given = data.get("retreat_to") or []
+    if not isinstance(ends_given, list) or len(ends_given) > MAX_GROUP:
+        raise RequestError("retreat_to", f"`retreat_to` must be a list of at most {MAX_GROUP} hexes (or nulls)")
+    ends = [None if e is None else engine_call(lambda i=i, e=e: parse_hex(e, f"retreat_to[{i}]", situation.board))
+            for i, e in enumerate(ends_given)]
+    group = tuple(u.id for u in attack.targets)
+    steps = engine_call(lambda: resolve_group(situation, rulebook, attack.card, group, parsed, ends))
+    return group_json(situation, rulebook, steps)
 
 
 def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:

@@ -26,6 +26,11 @@ from adjudicator.engine.situation import Situation, Unit
 MESSAGES: dict[str, str] = {
     # Codes are "<area>.<what>". Keep them sorted within an area; tests/test_wording.py checks
     # that every code the engine uses is here and every field of a template is given.
+    # -- a card's attack on a group (engine/card_group.py) --
+    "group.eliminated": "{unit} is eliminated before the next unit is rolled for",
+    "group.retreat_applied": "{unit} retreats to {to} before the next unit is rolled for",
+    "group.retreat_chosen": "{unit} may retreat to other hexes; the engine applied the retreat to {to} (give "
+                            "`retreat_to` for another)",
     # -- movement (engine/movement.py) --
     "move.removes_obstacle": "If {unit} leaves {at}, the {obstacle} there are removed",
     # -- ordering (engine/orders.py) --

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
-from adjudicator.engine.api import MAX_HAND, MAX_OPTIONS
+from adjudicator.engine.api import MAX_GROUP, MAX_HAND, MAX_OPTIONS
 from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS, SECTIONS
 from adjudicator.engine.hits import die_faces
@@ -305,6 +305,9 @@ RESOLVE_RESPONSE = {
         "overrun_if_vacated": {"type": "boolean"},
         "advance": {"type": "object", **NULLABLE},
         "steps": {"type": "array", "items": REASON},
+        "group": {"type": "array", "items": {"type": "object"}, "description": (
+            "a card's group rolled unit by unit: each unit's resolution on the board the earlier ones left, with "
+            "`applied` (what was put on the board before the next roll) and `moved_to`")},
     },
 }
 FIRE_MAP_RESPONSE = {
@@ -475,6 +478,9 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "description": "the id of a unit of the situation"}
     commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
     section = {"type": "string", "enum": [*SECTIONS, None], **NULLABLE}
+    roll = {"type": "object", "additionalProperties": False,
+            "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                           for face in die_faces(rulebook)}}
     play_fields = {
         "section": {**section, "description": "the card's section (or the one chosen), named from the ordering "
                                               "player's own side"},
@@ -633,10 +639,13 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                 "combat_card": {**card, "enum": [*combats, None]} if combats else card,
                 "overrun_battle": {"type": "boolean", **NULLABLE,
                                    "description": "the battle is itself an armor overrun"},
-                "rolled": {"type": "object", "additionalProperties": False,
-                           "description": "how many dice showed each face; they must add up to the battle's dice",
-                           "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
-                                          for face in die_faces(rulebook)}},
+                "rolled": {"oneOf": [roll, {"type": "array", "minItems": 1, "maxItems": MAX_GROUP, "items": roll,
+                                            "description": "a card's group (Air Power): one roll per unit, in the "
+                                                           "order `target`, `targets`"}],
+                           "description": "how many dice showed each face; they must add up to the battle's dice"},
+                "retreat_to": {"type": "array", "maxItems": MAX_GROUP, **NULLABLE,
+                               "items": {**_hex_request(), **NULLABLE},
+                               "description": "a card's group: where each unit's retreat ends (the owner's choice)"},
             }),
             "FireMapRequest": _with(situation, [], {
                 **play_fields, "scenario": scenario,
