@@ -4,6 +4,7 @@ order fields), through the API."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -213,3 +214,36 @@ def test_air_power_group_rolls_must_match_the_group(client):
     nowhere = client.post("/api/v1/resolve", json={**body, "rolled": [{"flag": 2}, {"flag": 2}],
                                                    "retreat_to": [{"row": 8, "col": 0}]})
     assert nowhere.status_code == 400 and nowhere.get_json()["error"]["field"] == "retreat_to[0]"
+
+
+# -- "Play a card" in saves and the gallery ----------------------------------------------------------------
+
+def test_a_saved_situation_keeps_how_the_card_was_played(client):
+    doc = {"units": [unit("A", "allies", 5, 11, ordered=True), TARGET], "card": "counter_attack",
+           "play": {"side": "allies", "copied_card": {"card": "attack", "section": "left"}}}
+    saved = client.post("/api/v1/situations", json=doc)
+    assert saved.status_code == 201, saved.get_json()
+    kept = client.get(f"/api/v1/situations/{saved.get_json()['id']}").get_json()["situation"]
+    assert kept["play"] == {"side": "allies", "copied_card": {"card": "attack", "section": "left"}}
+    assert kept["card"] == "counter_attack" and kept["units"][0]["ordered"] is True
+
+
+@pytest.mark.parametrize(("play", "field"), [
+    ({"side": "nobody"}, "play.side"), ({"section": "middle"}, "play.section"),
+    ({"copied_card": {"card": "no_such_card"}}, "play.copied_card.card"), ({"rolled": {"skull": 1}}, "play.rolled"),
+    ({"hand": 5}, "play"),
+])
+def test_a_bad_play_is_refused_naming_the_field(client, play, field):
+    response = client.post("/api/v1/situations", json={"units": [TARGET], "play": play})
+    assert response.status_code == 400 and response.get_json()["error"]["field"] == field
+
+
+def test_an_order_example_opens_with_its_card_played(client):
+    data = client.get(re.search(r'href="(/builder/data\.json\?v=\w+)"', client.get("/builder").get_data(
+        as_text=True)).group(1)).get_json()
+    example = next(e for e in data["examples"] if e["file"] == "order_probe_straddling_unit")
+    state = example["state"]
+    assert state["card"] == "probe" and state["play"] == {"side": "allies", "section": "center"}
+    assert [u["id"] for u in state["units"] if u.get("ordered")] == ["A", "B", "C"]
+    probe = next(c for c in data["palette"]["command_cards"] if c["id"] == "probe")
+    assert probe["section"] is True and probe["orders"] == "2 units in the card's section"

@@ -31,7 +31,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from adjudicator.content.loader import Catalogue
 from adjudicator.db import get_session
+from adjudicator.engine import api
 from adjudicator.engine.geometry import BOARDS, Board
+from adjudicator.engine.orders import order_summary
+from adjudicator.engine.resolve import parse_rolled
 from adjudicator.engine.rulebook import (
     BadgeRules,
     CardRules,
@@ -62,7 +65,7 @@ bp = Blueprint("builder", __name__)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units")
-SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
+SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title", "play")
 MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
 flood of junk does not."""
@@ -183,7 +186,11 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                 })
             if isinstance(rules, CardRules):
                 # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
-                cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice)})
+                # What "Play a card" asks before /api/v1/order can answer: a section (the card's, or one
+                # chosen), the card Counter-Attack copies, the dice Their Finest Hour rolls.
+                cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice),
+                              "section": api.needs_section(rb, entry.id), "copies": rules.copies_last_card,
+                              "rolls": bool(rules.roll_orders), "orders": order_summary(rb, entry.id)})
             if isinstance(rules, CombatCardRules):
                 combat_cards.append({**base, "deck": rules.deck, "special_action": rules.special_action})
             if isinstance(rules, NationRules):
@@ -273,6 +280,12 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
     elif endpoint == "move":
         state["select"] = req.get("unit")
         state.update({k: req[k] for k in ("card", "combat_card") if k in req})
+    elif endpoint == "order":  # the card played, and the units of the selection marked ordered
+        state["card"] = req.get("card")
+        state["play"] = {k: req[k] for k in ("side", "section", "copied_card", "rolled") if k in req}
+        chosen = set(req.get("selection") or [])
+        state["units"] = [{**u, "ordered": True} if isinstance(u, dict) and u.get("id") in chosen else u
+                          for u in units]
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 
@@ -290,6 +303,7 @@ def page_data() -> dict[str, Any]:
             "battle": "/api/v1/battle", "line_of_sight": "/api/v1/line-of-sight",
             "retreat": "/api/v1/retreat", "resupply": "/api/v1/resupply",
             "move": "/api/v1/move", "resolve": "/api/v1/resolve", "fire_map": "/api/v1/fire-map",
+            "order": "/api/v1/order",
             "save": url_for("builder.save"), "import_m44": url_for("builder.import_scenario"),
         },
     }
@@ -491,6 +505,8 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_FLAGS:
             raise ApiError(f"`flags` must be a whole number from 1 to {MAX_FLAGS}", field="flags")
         document["flags"] = flags
+    if data.get("play") is not None:
+        document["play"] = _play(data["play"])
     if data.get("title") is not None:
         title = data["title"]
         if not isinstance(title, str) or len(title) > MAX_TITLE:
@@ -498,6 +514,41 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if title.strip():
             document["title"] = title.strip()
     return document
+
+
+def _play(value: Any) -> dict[str, Any]:
+    """How the card was played ("Play a card"): the side ordering, the section, the card a
+    Counter-Attack copies and the dice rolled for Their Finest Hour, each checked as ``/order``
+    checks it; the units ordered are marked on the units themselves (``ordered``)."""
+    if not isinstance(value, dict) or set(value) - {"side", "section", "copied_card", "rolled"}:
+        raise ApiError("`play` must be an object with side, section, copied_card and rolled", field="play")
+    play: dict[str, Any] = {}
+    if value.get("side") is not None:
+        if value["side"] not in SIDES:
+            raise ApiError(f"`play.side` must be one of {', '.join(SIDES)}", field="play.side")
+        play["side"] = value["side"]
+    try:
+        section = api.section_of(value.get("section"), "play.section")
+        if section:
+            play["section"] = section
+        copied = value.get("copied_card")
+        if copied is not None:
+            if not isinstance(copied, dict):
+                raise api.RequestError("play.copied_card", "`play.copied_card` must be like {\"card\": \"attack\"}")
+            card = api.card_of({"play.copied_card.card": copied.get("card")}, "play.copied_card.card", "command_card",
+                               rulebook())
+            if card is None:
+                raise api.RequestError("play.copied_card.card", "`play.copied_card.card` is required")
+            play["copied_card"] = {"card": card}
+            copied_section = api.section_of(copied.get("section"), "play.copied_card.section")
+            if copied_section:
+                play["copied_card"]["section"] = copied_section
+        if value.get("rolled") is not None:
+            rolled = api.engine_call(lambda: parse_rolled(value["rolled"], rulebook()))
+            play["rolled"] = {face: n for face, n in rolled.items() if n}
+    except api.RequestError as exc:
+        raise ApiError(exc.message, field="play.rolled" if exc.field == "rolled" else exc.field) from None
+    return play
 
 
 def _already_saved(digest: str) -> SavedSituation | None:
