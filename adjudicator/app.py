@@ -13,39 +13,28 @@ from typing import Any
 from flask import Flask
 
 from adjudicator import REPO_ROOT
+from adjudicator.config import Config, install, load_config, replaced
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    instance_path = Path(os.environ.get("ADJUDICATOR_INSTANCE", REPO_ROOT / "instance"))
-    if test_config and "INSTANCE_PATH" in test_config:
-        instance_path = Path(test_config["INSTANCE_PATH"])
+    """The app, configured once from the defaults, the environment and ``test_config``
+    (``config.load_config``)."""
+    config = load_config(os.environ, test_config)
+    instance_path = config.instance_path
     app = Flask(
         __name__,
         instance_path=str(instance_path),
         template_folder=str(REPO_ROOT / "templates"),
         static_folder="static",
     )
-    app.config.from_mapping(
-        DATABASE_URL=os.environ.get("DATABASE_URL", f"sqlite:///{instance_path / 'adjudicator.db'}"),
-        CONTENT_DIR=str(REPO_ROOT / "content"),
-        SKIP_BUILD=bool(os.environ.get("ADJUDICATOR_SKIP_BUILD")),  # `flask content build` builds itself
-        MAX_CONTENT_LENGTH=256 * 1024,  # a fully described Overlord board is ~70 KB
-        JSON_SORT_KEYS=False,
-    )
-    if os.environ.get("PROXY_HOPS", "").isdigit() and int(os.environ["PROXY_HOPS"]) > 0:
+    install(app, config)
+    if config.proxy_hops > 0:
         # behind that many proxies, the client address (rate limits count per address) is read
         # from X-Forwarded-For; without a proxy the header is ignored, since anyone can send it
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        hops = int(os.environ["PROXY_HOPS"])
+        hops = config.proxy_hops
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
-    if os.environ.get("ENGINE_WORK_BUDGET", "").isdigit():
-        app.config["ENGINE_WORK_BUDGET"] = int(os.environ["ENGINE_WORK_BUDGET"])
-    from adjudicator.ratelimit import config_from_env
-
-    app.config.update(config_from_env())
-    if test_config:
-        app.config.update(test_config)
 
     from adjudicator import (
         db,
@@ -61,7 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(build_all)
     db.init_app(app)
     try:
-        catalogue = load_catalogue(Path(app.config["CONTENT_DIR"]))
+        catalogue = load_catalogue(config.content_dir)
     except ContentError as exc:
         # Still create the app so `flask content check` can list the problems; every page
         # answers 503 naming them rather than serving rules that failed validation.
@@ -73,35 +62,33 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["rulebook"] = catalogue.rulebook()
     from adjudicator.engine.sightlines import warm_up
 
-    if not app.config.get("SKIP_BUILD"):
+    if not config.skip_build:
         # line-of-sight tables of every board kind now, not on some user's first map; a `flask`
         # command (SKIP_BUILD) serves no map, and the tables are built on first use anyway
         warm_up()
-    if not app.config.get("SKIP_BUILD") and read_only_instance(instance_path):
+    if not config.skip_build and read_only_instance(instance_path):
         # A read-only instance folder (a read-only volume, a full disk remounted read-only): no
         # build lock, no rebuild, no WAL; serve the reference from the database as it is and let
         # every write answer 503 (``web.errors``).
-        app.config["DATABASE_URL"] = read_only_url(app.config["DATABASE_URL"])
-        app.config["READ_ONLY_INSTANCE"] = True
+        config = replaced(app, database_url=read_only_url(config.database_url), read_only_instance=True)
         app.logger.warning("instance folder %s is read-only: serving without rebuilding", instance_path)
-    elif not app.config.get("SKIP_BUILD"):
+    elif not config.skip_build:
         from sqlalchemy.exc import OperationalError
 
         try:
-            ensure_built(catalogue, db.engine_for(app.config["DATABASE_URL"]), instance_path)
+            ensure_built(catalogue, db.engine_of(config), instance_path)
         except (OperationalError, OSError) as exc:
             # The storage refused the rebuild (a read-only database file, a full disk): the build
             # rolled back, so serve the reference as last built rather than fail to boot; every
             # write answers 503 (``web.errors``) until the storage is fixed.
             app.logger.error("could not rebuild the database and index, serving them as last built: %s", exc)
-            if not readable(app.config["DATABASE_URL"]):  # a full disk has no room for SQLite's -shm
-                app.config["DATABASE_URL"] = read_only_url(app.config["DATABASE_URL"])
-                app.config["READ_ONLY_INSTANCE"] = True
+            if not readable(config):  # a full disk has no room for SQLite's -shm
+                config = replaced(app, database_url=read_only_url(config.database_url), read_only_instance=True)
         search.opened(instance_path)  # open the index now, not on some user's first search
     register(app)
     from adjudicator.ratelimit import register_rate_limits
 
-    register_rate_limits(app, db.engine_for(app.config["DATABASE_URL"]))
+    register_rate_limits(app, config, db.engine_of(config))
     return app
 
 
@@ -119,16 +106,16 @@ def read_only_instance(instance_path: Path) -> bool:
     return False
 
 
-def readable(url: str) -> bool:
-    """Whether the rule entries can be read from ``url`` as it is configured."""
+def readable(config: Config) -> bool:
+    """Whether the rule entries can be read from the database as it is configured."""
     from sqlalchemy.exc import SQLAlchemyError
-    from sqlmodel import Session, select
+    from sqlmodel import select
 
-    from adjudicator.db import engine_for
+    from adjudicator.db import engine_of, new_session
     from adjudicator.models import EntryRow
 
     try:
-        with Session(engine_for(url)) as session:
+        with new_session(engine_of(config)) as session:
             session.exec(select(EntryRow).limit(1)).first()
     except SQLAlchemyError:
         return False

@@ -16,11 +16,11 @@ from pathlib import Path
 from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from adjudicator.content.loader import Catalogue
 from adjudicator.content.markdown import render
-from adjudicator.db import create_tables
+from adjudicator.db import create_tables, new_session
 from adjudicator.models import REBUILT_TABLES, BuildMeta, CrossRef, EntryRow
 
 BuildStep = Callable[[Catalogue, Path], None]
@@ -52,7 +52,7 @@ def built_hash(engine: Engine) -> str | None:
 
     Creates nothing: several workers call this at once at start-up, outside the build lock."""
     try:
-        with Session(engine) as session:
+        with new_session(engine) as session:
             row = session.get(BuildMeta, "content_hash")
             return row.value if row else None
     except SQLAlchemyError:  # no tables yet (a fresh database)
@@ -67,7 +67,7 @@ def build_database(catalogue: Catalogue, engine: Engine) -> int:
         entry = catalogue.entries.get(entry_id)
         return (entry_url(entry.kind, entry.id), entry.meta.name) if entry else None
 
-    with Session(engine) as session:
+    with new_session(engine) as session:
         for table in REBUILT_TABLES:
             session.exec(delete(table))  # type: ignore[call-overload]
         for entry in catalogue.entries.values():

@@ -9,6 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from adjudicator.config import current
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import ContentError, load_catalogue
 
@@ -23,7 +24,7 @@ def content_cli() -> None:
 def check() -> None:
     """Validate every entry; exit 1 listing each problem as ``file: field: message``."""
     try:
-        catalogue = load_catalogue(Path(current_app.config["CONTENT_DIR"]))
+        catalogue = load_catalogue(current().content_dir)
     except ContentError as exc:
         for problem in exc.problems:
             click.echo(str(problem), err=True)

@@ -1,28 +1,30 @@
-"""The one owner of the SQLModel engine and the per-request session.
+"""The one owner of the database engines and of every session.
 
-SQLite in ``instance/`` by default; any SQLAlchemy URL through ``DATABASE_URL``. The session
+SQLite in ``instance/`` by default; any SQLAlchemy URL through ``DATABASE_URL``. One engine per
+URL per process (``engine_for``; ``engine_of`` for the app's configuration). A request's session
 follows flaskr's ``get_db``/``close_db`` shape: opened on first use in a request, closed on
-teardown."""
+teardown (``get_session``); work outside a request (the build, start-up checks) opens its own
+with ``new_session``. No other module creates an engine or a session."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, g
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
 from adjudicator import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from adjudicator.config import DB_MAX_OVERFLOW, DB_POOL_SIZE, Config, current
 
 
 @cache
-def engine_for(url: str) -> Engine:
-    """One engine per database URL per process."""
+def engine_for(url: str, pool_size: int = DB_POOL_SIZE, max_overflow: int = DB_MAX_OVERFLOW) -> Engine:
+    """One engine per database URL (and pool size) per process."""
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
     database = make_url(url).database
     if url.startswith("sqlite") and database and database != ":memory:" and not database.startswith("file:"):
@@ -32,8 +34,8 @@ def engine_for(url: str) -> Engine:
     else:
         # A gevent worker serves many requests at once: cap its connections (others wait for a
         # free one) so workers × connections stays under the server's max_connections.
-        kwargs["pool_size"] = int(os.environ.get("DB_POOL_SIZE", "5"))
-        kwargs["max_overflow"] = int(os.environ.get("DB_MAX_OVERFLOW", "5"))
+        kwargs["pool_size"] = pool_size
+        kwargs["max_overflow"] = max_overflow
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -60,12 +62,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def engine_of(config: Config) -> Engine:
+    """The engine of the database ``config`` names, with its pool size."""
+    return engine_for(config.database_url, config.db_pool_size, config.db_max_overflow)
+
+
 def get_engine() -> Engine:
-    return engine_for(current_app.config["DATABASE_URL"])
+    """The engine of the app handling the request (or the command)."""
+    return engine_of(current())
 
 
 def create_tables(engine: Engine) -> None:
     SQLModel.metadata.create_all(engine)
+
+
+def new_session(engine: Engine) -> Session:
+    """A session of its own, outside any request; the caller closes it (``with new_session(…)``)."""
+    return Session(engine)
 
 
 def get_session() -> Session:

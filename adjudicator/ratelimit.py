@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import time
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask import Flask, Response, current_app, request
 from limits import RateLimitItem, parse_many
@@ -30,12 +29,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from adjudicator.web.errors import error_json
 
-DEFAULTS = {
-    "RATELIMIT_ENABLED": True,
-    "RATE_LIMIT_SAVES": "20 per minute; 300 per day",
-    "RATE_LIMIT_ENGINE": "300 per minute",
-    "RATELIMIT_STORAGE_URI": None,  # None: the site's database; or redis://..., memory:// (one process only)
-}
+if TYPE_CHECKING:
+    from adjudicator.config import Config
+
 SAVE_PATH = "/api/v1/situations"
 
 metadata = MetaData()
@@ -123,27 +119,14 @@ class DatabaseStorage(Storage):
             conn.execute(delete(rate_limit_table).where(rate_limit_table.c.key == key))
 
 
-def config_from_env() -> dict[str, Any]:
-    """The limits from the environment (see README "Configuration")."""
-    out: dict[str, Any] = {}
-    if os.environ.get("RATELIMIT_ENABLED"):
-        out["RATELIMIT_ENABLED"] = os.environ["RATELIMIT_ENABLED"].lower() not in ("0", "false", "no", "off")
-    for name in ("RATE_LIMIT_SAVES", "RATE_LIMIT_ENGINE", "RATELIMIT_STORAGE_URI"):
-        if os.environ.get(name):
-            out[name] = os.environ[name]
-    if "RATELIMIT_STORAGE_URI" not in out and os.environ.get("REDIS_URL"):
-        out["RATELIMIT_STORAGE_URI"] = os.environ["REDIS_URL"]
-    return out
-
-
-def register_rate_limits(app: Flask, engine: Engine | None) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    if not app.config["RATELIMIT_ENABLED"]:
+def register_rate_limits(app: Flask, config: Config, engine: Engine | None) -> None:
+    """The limits ``config`` sets (README "Configuration"), counted in ``engine``'s database unless
+    it names another store."""
+    if not config.ratelimit_enabled:
         return
-    saves: list[RateLimitItem] = parse_many(app.config["RATE_LIMIT_SAVES"])
-    calls: list[RateLimitItem] = parse_many(app.config["RATE_LIMIT_ENGINE"])
-    uri = app.config.get("RATELIMIT_STORAGE_URI")
+    saves: list[RateLimitItem] = parse_many(config.rate_limit_saves)
+    calls: list[RateLimitItem] = parse_many(config.rate_limit_engine)
+    uri = config.ratelimit_storage_uri
     storage: Storage = (storage_from_string(uri) if uri
                         else DatabaseStorage("adjudicator+db://", engine=engine))
     limiter = FixedWindowRateLimiter(storage)

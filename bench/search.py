@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from adjudicator import create_app, search  # noqa: E402
+from adjudicator.search import service  # noqa: E402
 
 
 def workload(count: int) -> list[str]:
@@ -67,7 +68,7 @@ def main() -> None:
 
     def uncached(query: str) -> object:
         # The search work itself, bypassing the per-generation answer cache.
-        return search._search(generation, query, kind=None, expansion=None, limit=10, typing=None)
+        return service.search_generation(generation, query, kind=None, expansion=None, limit=10, typing=None)
 
     cold = timed(uncached, queries)
     direct = timed(lambda q: search.search(instance, q, limit=10), queries)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine.geometry import BOARDS
-from adjudicator.web import builder as builder_module
+from adjudicator.web import builder_data, m44_upload, saved_document, situations
 from tests.conftest import make_app, seed_instance
 
 SAMPLES = Path(__file__).parent / "m44"
@@ -95,7 +95,7 @@ def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue
 
 def test_every_example_is_in_the_gallery(client):
     examples = page_data(client.get("/builder").get_data(as_text=True), client)["examples"]
-    files = sorted(p.stem for p in builder_module.EXAMPLES_DIR.glob("*.yaml"))
+    files = sorted(p.stem for p in builder_data.EXAMPLES_DIR.glob("*.yaml"))
     assert [e["file"] for e in examples] == files
     for example in examples:
         assert example["title"] and "units" in example["state"]
@@ -116,7 +116,7 @@ def test_examples_are_read_once_per_process(app, monkeypatch):
     client = app.test_client()
     client.get("/builder")
     reads = []
-    monkeypatch.setattr(builder_module.yaml, "safe_load", lambda text: reads.append(text))
+    monkeypatch.setattr(builder_data.yaml, "safe_load", lambda text: reads.append(text))
     for _ in range(3):
         assert client.get("/builder").status_code == 200
     assert reads == []
@@ -189,7 +189,7 @@ def test_saving_twice_never_overwrites(client):
 def test_an_id_already_taken_is_never_reused(client, monkeypatch):
     first = save(client, SITUATION)
     ids = iter([first["id"], "fresh_id"])
-    monkeypatch.setattr(builder_module.secrets, "token_urlsafe", lambda _n: next(ids))
+    monkeypatch.setattr(situations.secrets, "token_urlsafe", lambda _n: next(ids))
     second = save(client, {**SITUATION, "title": "another"})
     assert second["id"] == "fresh_id"
     assert "title" not in client.get(f"/api/v1/situations/{first['id']}").get_json()["situation"]
@@ -249,7 +249,7 @@ def test_too_big_a_situation_is_413(client):
     units = [{"id": f"{i:03d}".ljust(40, "x"), "side": "axis", "type": "infantry", "row": h.row, "col": h.col,
               "figures": 4} for i, h in enumerate(board[:200])]
     doc = {"board": "overlord", "hexes": hexes, "units": units}
-    assert len(json.dumps(doc)) > builder_module.MAX_SAVED_BYTES
+    assert len(json.dumps(doc)) > saved_document.MAX_SAVED_BYTES
     response = client.post("/api/v1/situations", json=doc)
     assert response.status_code == 413
     assert response.get_json()["error"]["code"] == "too_large"
@@ -288,7 +288,7 @@ def test_import_m44_rejects_unreadable_files_with_400(client, body, field):
 
 
 def test_import_m44_caps_the_size(client):
-    body = b'{"text": "' + b"x" * (builder_module.MAX_M44_BYTES + 10) + b'"}'
+    body = b'{"text": "' + b"x" * (m44_upload.MAX_M44_BYTES + 10) + b'"}'
     response = client.post("/api/v1/import/m44", data=body, content_type="application/json")
     assert response.status_code == 413
     assert response.get_json()["error"]["code"] in ("too_large", "request_entity_too_large")

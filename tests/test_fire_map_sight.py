@@ -5,6 +5,7 @@ it also answers the hexes that unit sees (``in_sight``), which the builder shade
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from adjudicator.config import DEFAULT_WORK_BUDGET, app_config
 from adjudicator.engine import api, battle
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
@@ -21,7 +23,6 @@ from adjudicator.engine.geometry import BOARDS, Hex
 from adjudicator.engine.los import line_of_sight, sight_map
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import may_be_placed_on, parse_situation
-from adjudicator.web.budget import DEFAULT_WORK_BUDGET
 from tests.test_api_engine import validate
 
 TERRAINS = ["forest", "hill", "town", "hill", "lake", "mountain", "hedgerow"]
@@ -151,7 +152,8 @@ def test_the_work_budget_bounds_the_fire_map(rulebook: Rulebook, app: Flask, mon
     assert spent.units < DEFAULT_WORK_BUDGET
     with pytest.raises(WorkBudgetExceeded), work_budget(len(fm.battles)):
         fire_map(situation, rulebook)
-    monkeypatch.setitem(app.config, "ENGINE_WORK_BUDGET", len(fm.battles))  # read at each request
+    tight = dataclasses.replace(app_config(app), engine_work_budget=len(fm.battles))
+    monkeypatch.setitem(app.extensions, "config", tight)  # read at each request
     response = app.test_client().post("/api/v1/fire-map", json=doc)
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "too_complex"
     assert fire_map_json(fm)["pairs"] == fm.pairs

@@ -10,13 +10,13 @@ from fractions import Fraction
 
 import pytest
 
+from adjudicator.config import DEFAULT_WORK_BUDGET
 from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.retreat import MAX_OPTIONS, convolve, retreat_options
 from adjudicator.engine.situation import parse_situation
-from adjudicator.web.budget import DEFAULT_WORK_BUDGET
 from tests.conftest import make_app, seed_instance
 
 

@@ -97,7 +97,7 @@ def test_m44_form_upload_from_another_site_is_refused(client):
 def test_m44_file_over_its_size_limit_is_413_naming_the_body_and_the_limit(client, as_upload):
     """A 2.8 MB scenario used to get the web framework's own 413 (``field: null``, no limit
     stated) instead of the API's error naming the body."""
-    from adjudicator.web.builder import MAX_M44_BYTES
+    from adjudicator.web.m44_upload import MAX_M44_BYTES
 
     body = json.dumps(m44([{"row": 0, "col": 0, "terrain": {"name": "x" * 100}}] * 30_000)).encode()
     assert len(body) > 2 * MAX_M44_BYTES

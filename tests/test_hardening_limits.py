@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator.ratelimit import DEFAULTS
+from adjudicator.config import RATE_LIMIT_DEFAULTS as DEFAULTS
 from tests.test_hardening_storage import quick_app
 from tests.test_storage import database_url  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
@@ -99,15 +99,16 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored(app, tmp_path):
 # (module, constant, its value, how README's configuration section states it)
 STATED_LIMITS = [
     ("adjudicator.web.requests", "MAX_DEPTH", 8, "8 levels"),
-    ("adjudicator.web.budget", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
-    ("adjudicator.ratelimit", "DEFAULTS", None, "saves 20 a minute and 300 a day, other `POST /api/…` 300 a minute"),
-    ("adjudicator.web.builder", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
+    ("adjudicator.config", "DEFAULT_WORK_BUDGET", 50_000, "| `ENGINE_WORK_BUDGET` | `50000` |"),
+    ("adjudicator.config", "RATE_LIMIT_DEFAULTS", None,
+     "saves 20 a minute and 300 a day, other `POST /api/…` 300 a minute"),
+    ("adjudicator.web.m44_upload", "MAX_M44_BYTES", 1024 * 1024, "1 MB → 413"),
     ("adjudicator.m44", "MAX_HEXAGONS", 2_800, "2,800 hexagons"),
     ("adjudicator.m44", "MAX_NAME", 60, "names cut to 60 characters"),
     ("adjudicator.m44", "MAX_BADGES", 10, "10 badges and markers per unit"),
     ("adjudicator.m44", "MAX_LISTED", 500, "at most 500 each"),
-    ("adjudicator.web.builder", "MAX_SAVED_BYTES", 32 * 1024, "32 KB of known fields"),
-    ("adjudicator.web.builder", "MAX_TITLE", 120, "`title` 120 characters"),
+    ("adjudicator.web.saved_document", "MAX_SAVED_BYTES", 32 * 1024, "32 KB of known fields"),
+    ("adjudicator.web.saved_document", "MAX_TITLE", 120, "`title` 120 characters"),
     ("adjudicator.engine.situation", "MAX_UNITS", 200, "200 units"),
     ("adjudicator.engine.situation", "MAX_HEXES", 1_400, "1,400 hexes"),
     ("adjudicator.engine.situation", "MAX_OBSTACLES", 4, "4 obstacles per hex"),
@@ -121,8 +122,8 @@ STATED_LIMITS = [
     ("adjudicator.engine.fire_map", "MAX_PAIRS", 1_000, "1,000 pairs assessed"),
     ("adjudicator.web.search_views", "API_LIMIT_MAX", 50, "`limit` 1–50"),
     ("adjudicator.web.search_views", "API_LIMIT", 10, "(default 10)"),
-    ("adjudicator.search", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),
-    ("adjudicator.search", "MAX_WORDS", 16, "200 characters and 16 words"),
+    ("adjudicator.search.query", "MAX_QUERY_CHARS", 200, "200 characters and 16 words"),
+    ("adjudicator.search.query", "MAX_WORDS", 16, "200 characters and 16 words"),
     ("adjudicator.web.errors", "STORAGE_RETRY_AFTER", 60, "`Retry-After: 60`"),
     ("adjudicator.db", "WAL_AUTOCHECKPOINT_PAGES", 1_000, "every 1,000 pages"),
     ("adjudicator.db", "WAL_SIZE_LIMIT", 16 * 1024 * 1024, "16 MB"),

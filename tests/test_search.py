@@ -18,6 +18,11 @@ from hypothesis import strategies as st
 from adjudicator import build, db, search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
 from adjudicator.content.loader import Catalogue, content_dir
+from adjudicator.search.documents import facts_text
+from adjudicator.search.query import MAX_QUERY_CHARS, parse_query
+from adjudicator.search.snippets import highlight
+from adjudicator.search.vocabulary import edit_distance
+from adjudicator.search.whoosh_index import load_synonyms, parse_synonyms, stems_of, whoosh_query
 
 NASTY = [
     "", " ", '"', "'", '"forest', "forest\"", ":", "name:forest", "kind:unit forest", "AND", "OR", "NOT",
@@ -220,7 +225,7 @@ def test_index_holds_every_entry_with_facets_and_stored_snippet_fields(index, ca
 
 
 def test_structured_facts_are_searchable_as_text(catalogue):
-    text = search.facts_text(catalogue.entries["forest"], catalogue)
+    text = facts_text(catalogue.entries["forest"], catalogue)
     assert "Blocks line of sight: Yes" in text
     assert "Attacker dice reduction" in text
 
@@ -247,7 +252,7 @@ def test_player_slang_finds_the_rule(index, slang, entry):
 
 def test_stemming_matches_other_forms_of_a_word(index):
     assert ids(search.search(index, "retreating", limit=1)) == ["retreat"]
-    assert search.stems_of("retreating") == search.stems_of("retreat")
+    assert stems_of("retreating") == stems_of("retreat")
 
 
 def test_nothing_found_offers_a_did_you_mean_when_a_word_is_close(index):
@@ -265,41 +270,41 @@ def test_synonym_replacements_each_find_something(index):
     dead = []
     for key, replacements in generation.synonyms.table.items():
         for replacement in replacements:
-            stems = search.stems_of(" ".join(replacement))
+            stems = stems_of(" ".join(replacement))
             if not all(s in generation.vocabulary.stems for s in stems):
                 dead.append(f"{' '.join(key)} -> {' '.join(replacement)}")
     assert not dead, f"content/synonyms.yaml replacements no entry contains: {dead}"
 
 
 def test_synonyms_file_is_valid_and_bad_files_are_reported():
-    synonyms = search.Synonyms.load(content_dir() / "synonyms.yaml")
+    synonyms = load_synonyms(content_dir() / "synonyms.yaml")
     assert ("tanks",) in synonyms.table and ("armor",) in synonyms.table[("tanks",)]
     assert ("half", "track") in synonyms.table[("ht",)]
     with pytest.raises(ValueError, match="quote the key"):
-        search.Synonyms.parse({"synonyms": {True: ["x"]}})
+        parse_synonyms({"synonyms": {True: ["x"]}})
     with pytest.raises(ValueError, match="non-empty list"):
-        search.Synonyms.parse({"synonyms": {"tank": []}})
+        parse_synonyms({"synonyms": {"tank": []}})
     with pytest.raises(ValueError, match="'synonyms' mapping"):
-        search.Synonyms.parse(["tank"])
+        parse_synonyms(["tank"])
 
 
 @pytest.mark.parametrize("text", NASTY, ids=range(len(NASTY)))
 def test_any_text_is_a_query(index, text):
     results = search.search(index, text)
-    assert len(results.query) <= search.MAX_QUERY_CHARS
+    assert len(results.query) <= MAX_QUERY_CHARS
     assert results.total >= len(results.hits)
 
 
 def test_highlight_escapes_text_and_adds_only_mark_tags():
     text = "<b>armor</b> & infantry"
-    html = str(search.highlight(text, [(3, 8)]))
+    html = str(highlight(text, [(3, 8)]))
     assert html == "&lt;b&gt;<mark>armor</mark>&lt;/b&gt; &amp; infantry"
 
 
 def test_edit_distance_counts_a_transposition_as_one():
-    assert search.edit_distance("tnaks", "tanks", 2) == 1
-    assert search.edit_distance("hedgrow", "hedgerow", 2) == 1
-    assert search.edit_distance("abc", "xyz", 1) == 2
+    assert edit_distance("tnaks", "tanks", 2) == 1
+    assert edit_distance("hedgrow", "hedgerow", 2) == 1
+    assert edit_distance("abc", "xyz", 1) == 2
 
 
 # --- the API -----------------------------------------------------------------------------------
@@ -446,9 +451,9 @@ def test_the_exported_offline_tables_reproduce_the_servers_scores(index, query):
     tables = search.offline_tables(generation)
     bm25 = tables["bm25"]
     order = sorted(generation.docs)
-    parsed = search.parse_query(query, generation)
+    parsed = parse_query(query, generation)
     with generation.searcher() as searcher:
-        hits = searcher.search(search.whoosh_query(parsed), limit=None)
+        hits = searcher.search(whoosh_query(parsed), limit=None)
         expected = {order.index(hit.docnum): hit.score for hit in hits}
 
     def per_field(field: str, stem: str) -> dict[int, float]:

@@ -257,73 +257,132 @@ def _dice_list(values: Any) -> str:
     ) + ")"
 
 
+def _lines(rows: Any) -> Markup:
+    return Markup("<br>").join(rows)
+
+
+def _dice_field(value: Any, _link: Link) -> Markup:
+    return escape(_dice_list(value)) if value else escape("never battles")
+
+
+def _dice_on_terrain(value: Any, link: Link) -> Markup:
+    return _lines((link(t) or escape(t)) + escape(": " + _dice_list(d)) for t, d in value.items())
+
+
+def _battle_out(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(f"{c.capitalize()} −{value[c]}" for c in CLASS_ORDER if c in value))
+
+
+def _star_hits(value: Any, _link: Link) -> Markup:
+    return escape("; ".join(
+        f"vs {_classes(s['targets']).lower()}"
+        + (" (only if it did not move)" if s.get("when") == "unmoved" else "")
+        for s in value
+    ))
+
+
+def _deck_counts(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(
+        f"{d['deck'].capitalize()}{' ' + d['section'] if d.get('section') else ''}: {d['count']}" for d in value
+    ))
+
+
+def _entry_risk(value: Any, _link: Link) -> Markup:
+    faces = ", ".join(value.get("faces", ()))
+    return escape(f"roll {value['dice']} dice, lose {value.get('figures_per_face', 1)} figure per {faces}")
+
+
+def _take_ground_limits(value: Any, link: Link) -> Markup:
+    return _lines(
+        escape(_classes(t["unit_classes"]) + " may not take ground from ") + _ids(t["from_terrains"], link)
+        for t in value
+    )
+
+
+def _move_limits(value: Any, _link: Link) -> Markup:
+    return escape("; ".join(
+        f"{_classes(m['unit_classes'])}"
+        + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
+        + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
+        + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
+        + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
+        for m in value
+    ))
+
+
+def _board_faces(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
+
+
+def _lost_when(value: Any, _link: Link) -> Markup:
+    return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
+
+
+def _order_groups(value: Any, _link: Link) -> Markup:
+    where = {None: "anywhere", "card": "in the card's section", "chosen": "in the section chosen"}
+    return escape("; ".join(f"{g['count']} {where.get(g.get('section'), 'in the ' + str(g.get('section')))}"
+                            for g in value))
+
+
+def _roll_orders(value: Any, link: Link) -> Markup:
+    return _lines(
+        escape(f"{r['face'].capitalize()}: ")
+        + (escape(_classes(r.get("unit_classes", ())).lower() if r.get("unit_classes") or r.get("units")
+                  else "any unit")
+           + (Markup(", ") + _ids(r["units"], link) if r.get("units") else Markup(""))
+           + (Markup(", not ") + _ids(r["excludes_units"], link) if r.get("excludes_units") else Markup("")))
+        for r in value)
+
+
+def _tactic_range(value: Any, _link: Link) -> Markup:
+    return escape(f"those ordering {value[0]} to {value[1]} units")
+
+
+FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
+    "dice_reductions": lambda value, _link: _lines(escape(_reduction(r)) for r in value),
+    "flags": lambda value, _link: _lines(escape(_flag(r)) for r in value),
+    "dice_modifiers": lambda value, link: _lines(_modifier(m, link) for m in value),
+    "dice": _dice_field,
+    "dice_unmoved": _dice_field,
+    "dice_on_terrain": _dice_on_terrain,
+    "battle_out": _battle_out,
+    "star_hits": _star_hits,
+    "deck_counts": _deck_counts,
+    "entry_risk": _entry_risk,
+    "take_ground_limits": _take_ground_limits,
+    "move_limits": _move_limits,
+    "board_faces": _board_faces,
+    "lost_when": _lost_when,
+    "order_groups": _order_groups,
+    "roll_orders": _roll_orders,
+    "extra_units_tactic_range": _tactic_range,
+}
+"""The fields with a shape of their own, each with its formatter."""
+
+ID_LISTS = frozenset({"units", "orders_units", "excludes_units", "applies_to", "stands_on", "moves_only_on",
+                      "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
+                      "clears_and_battles", "extra_units_not_with"})
+"""Fields listing content ids: each is linked to its entry."""
+LINKED_IDS = frozenset({"turns_into", "badge", "requires_rule", "resupply_requires_rule", "places_obstacle"})
+"""Fields naming one content id: linked to its entry."""
+
+
 def format_value(key: str, value: Any, link: Link) -> Markup:
-    """HTML for one structured field."""
-    if key == "dice_reductions":
-        return Markup("<br>").join(escape(_reduction(r)) for r in value)
-    if key == "flags":
-        return Markup("<br>").join(escape(_flag(r)) for r in value)
-    if key == "dice_modifiers":
-        return Markup("<br>").join(_modifier(m, link) for m in value)
-    if key in {"dice", "dice_unmoved"}:
-        return escape(_dice_list(value)) if value else escape("never battles")
-    if key == "dice_on_terrain":
-        return Markup("<br>").join((link(t) or escape(t)) + escape(": " + _dice_list(d)) for t, d in value.items())
-    if key == "battle_out":
-        return escape(", ".join(f"{c.capitalize()} −{value[c]}" for c in CLASS_ORDER if c in value))
-    if key == "star_hits":
-        return escape("; ".join(
-            f"vs {_classes(s['targets']).lower()}"
-            + (" (only if it did not move)" if s.get("when") == "unmoved" else "")
-            for s in value
-        ))
-    if key == "deck_counts":
-        return escape(", ".join(
-            f"{d['deck'].capitalize()}{' ' + d['section'] if d.get('section') else ''}: {d['count']}" for d in value
-        ))
-    if key == "entry_risk":
-        faces = ", ".join(value.get("faces", ()))
-        return escape(f"roll {value['dice']} dice, lose {value.get('figures_per_face', 1)} figure per {faces}")
-    if key == "take_ground_limits":
-        return Markup("<br>").join(
-            escape(_classes(t["unit_classes"]) + " may not take ground from ") + _ids(t["from_terrains"], link)
-            for t in value
-        )
-    if key == "move_limits":
-        return escape("; ".join(
-            f"{_classes(m['unit_classes'])}"
-            + (f" of {', '.join(m['sides'])}" if m.get("sides") else "")
-            + (f": move and battle {m['move_and_battle']}" if m.get("move_and_battle") is not None else "")
-            + (f", move at most {m['max_move']}" if m.get("max_move") is not None else "")
-            + (f", {m['road_max_move']} when the whole move is on road" if m.get("road_max_move") is not None else "")
-            for m in value
-        ))
-    if key == "order_groups":
-        where = {None: "anywhere", "card": "in the card's section", "chosen": "in the section chosen"}
-        return escape("; ".join(f"{g['count']} {where.get(g.get('section'), 'in the ' + str(g.get('section')))}"
-                                for g in value))
-    if key == "roll_orders":
-        return Markup("<br>").join(
-            escape(f"{r['face'].capitalize()}: ")
-            + (escape(_classes(r.get("unit_classes", ())).lower() if r.get("unit_classes") or r.get("units")
-                      else "any unit")
-               + (Markup(", ") + _ids(r["units"], link) if r.get("units") else Markup(""))
-               + (Markup(", not ") + _ids(r["excludes_units"], link) if r.get("excludes_units") else Markup("")))
-            for r in value)
-    if key == "extra_units_tactic_range":
-        return escape(f"those ordering {value[0]} to {value[1]} units")
-    if key == "board_faces":
-        return escape(", ".join(f"{f.get('name', k)} ({f.get('editor_face', '')})" for k, f in value.items()))
-    if key == "lost_when":
-        return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
-    if key in {"units", "orders_units", "excludes_units", "applies_to", "stands_on", "editor_names", "moves_only_on",
-               "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
-               "clears_and_battles", "extra_units_not_with"} and isinstance(
-            value, list):
-        return _ids(value, link) if key != "editor_names" else escape(", ".join(value))
-    if key in {"turns_into", "badge", "requires_rule", "resupply_requires_rule", "places_obstacle"} and isinstance(
-            value, str):
+    """HTML for one structured field: its own formatter, else its ids linked, else as its type
+    reads (yes/no, a list, a mapping, words)."""
+    formatter = FORMATTERS.get(key)
+    if formatter is not None:
+        return formatter(value, link)
+    if key == "editor_names" and isinstance(value, list):
+        return escape(", ".join(value))
+    if key in ID_LISTS and isinstance(value, list):
+        return _ids(value, link)
+    if key in LINKED_IDS and isinstance(value, str):
         return link(value) or escape(value)
+    return _plain(value)
+
+
+def _plain(value: Any) -> Markup:
     if isinstance(value, bool):
         return escape("Yes" if value else "No")
     if isinstance(value, list):

@@ -302,11 +302,13 @@ def scenario_of(data: dict[str, Any]) -> tuple[frozenset[str], dict[str, int]]:
         return frozenset(), {}
     if not isinstance(scenario, dict):
         raise RequestError("scenario", "`scenario` must be an object")
-    options = scenario.get("options") or []
+    options = scenario.get("options")
+    options = [] if options is None else options
     if not isinstance(options, list) or len(options) > MAX_OPTIONS or not all(
             isinstance(o, str) and 0 < len(o) <= MAX_CARD_LENGTH for o in options):
         raise RequestError("scenario.options", f"`scenario.options` must be a list of at most {MAX_OPTIONS} rule ids")
-    cards = scenario.get("cards") or {}
+    cards = scenario.get("cards")
+    cards = {} if cards is None else cards
     if not isinstance(cards, dict) or not all(
             side in SIDES and isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_HAND
             for side, n in cards.items()):
@@ -329,6 +331,21 @@ def needs_section(rulebook: Rulebook, card: str) -> bool:
     return any(g.section in ("card", "chosen") for g in card_rules(rulebook, card).order_groups)
 
 
+def copied_card_of(value: Any, rulebook: Rulebook) -> tuple[str | None, Section | None]:
+    """An optional ``copied_card``: ``{"card", "section"}``, the opponent's last card as he played it."""
+    if value is None:
+        return None, None
+    if not isinstance(value, dict):
+        raise RequestError("copied_card", '`copied_card` must be an object like {"card": "attack", "section": "left"}')
+    copied = card_of({"copied_card.card": value.get("card")}, "copied_card.card", "command_card", rulebook)
+    if copied is None:
+        raise RequestError("copied_card.card", "`copied_card.card` is required: the opponent's last card")
+    if card_rules(rulebook, copied).copies_last_card:
+        raise RequestError("copied_card.card", f"{rulebook.names[copied]} copies a card itself: give the card it "
+                                               "copied")
+    return copied, section_of(value.get("section"), "copied_card.section")
+
+
 def order_terms_of(data: dict[str, Any], card: str, rulebook: Rulebook, strict: bool) -> OrderTerms:
     """How ``card`` is played: ``section``, ``copied_card`` (Counter-Attack) and the scenario's options.
 
@@ -336,29 +353,16 @@ def order_terms_of(data: dict[str, Any], card: str, rulebook: Rulebook, strict: 
     endpoints take them when given and otherwise check the unit in any section."""
     options, _ = scenario_of(data)
     section = section_of(data.get("section"), "section")
-    copied: str | None = None
-    copied_section: Section | None = None
+    copied, copied_section = copied_card_of(data.get("copied_card"), rulebook)
     rules = card_rules(rulebook, card)
-    if rules.copies_last_card:
-        value = data.get("copied_card")
-        if value is None:
-            if strict:
-                raise RequestError("copied_card", f'{rulebook.names[card]} copies the opponent\'s last card: give '
-                                                  '`copied_card` like {"card": "attack", "section": "left"}')
-        elif not isinstance(value, dict):
-            raise RequestError("copied_card", '`copied_card` must be an object like {"card": "attack", "section": '
-                                              '"left"}')
-        else:
-            copied = card_of({"copied_card.card": value.get("card")}, "copied_card.card", "command_card", rulebook)
-            if copied is None:
-                raise RequestError("copied_card.card", "`copied_card.card` is required: the opponent's last card")
-            if card_rules(rulebook, copied).copies_last_card:
-                raise RequestError("copied_card.card", f"{rulebook.names[copied]} copies a card itself: give the card "
-                                                       "it copied")
-            copied_section = section_of(value.get("section"), "copied_card.section")
-            if copied_section is None and needs_section(rulebook, copied) and strict:
-                raise RequestError("copied_card.section", f"{rulebook.names[copied]} is played in a section: give "
-                                                          "`copied_card.section` as the opponent played it")
+    if not rules.copies_last_card:
+        copied, copied_section = None, None  # checked above, but only Counter-Attack copies a card
+    elif copied is None and strict:
+        raise RequestError("copied_card", f"{rulebook.names[card]} copies the opponent's last card: give "
+                                          '`copied_card` like {"card": "attack", "section": "left"}')
+    elif copied is not None and copied_section is None and needs_section(rulebook, copied) and strict:
+        raise RequestError("copied_card.section", f"{rulebook.names[copied]} is played in a section: give "
+                                                  "`copied_card.section` as the opponent played it")
     issued = copied or card
     if strict and section is None and copied is None and needs_section(rulebook, issued):
         raise RequestError("section", f"{rulebook.names[issued]} is played in a section: give `section` (left, "
@@ -371,6 +375,10 @@ def played_card_of(data: dict[str, Any], card: str | None, rulebook: Rulebook) -
     ``/resolve`` and ``/fire-map``: Counter-Attack with ``copied_card`` acts as the copied card."""
     card_id = engine_call(lambda: resolve_entry(rulebook, card, "card", "command_card"))
     if card_id is None or rulebook.kinds.get(card_id) != "command_card":
+        # how a card was played is checked even with no card: bad input is a 400 wherever it is
+        scenario_of(data)
+        section_of(data.get("section"), "section")
+        copied_card_of(data.get("copied_card"), rulebook)
         return card_id, None
     terms = order_terms_of(data, card_id, rulebook, strict=False)
     return terms.copied_card or card_id, terms
@@ -416,6 +424,8 @@ def order_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     if issued.roll_orders:
         terms = OrderTerms(terms.card, terms.section, terms.copied_card, terms.copied_section,
                            rolled_of(data, side, rulebook), terms.options)
+    elif data.get("rolled") is not None:  # a roll no card reads: its faces are still checked
+        engine_call(lambda: parse_rolled(data["rolled"], rulebook))
     selection = selection_of(data)
     plan = plan_order(situation, rulebook, side, terms)
     return plan_json(situation, rulebook, plan, selection)

@@ -11,7 +11,17 @@ from adjudicator.web.errors import error_json, register_error_handlers, wants_js
 
 
 def register(app: Flask) -> None:
-    from adjudicator.web import api_engine, api_outcomes, api_rules, builder, offline, pages, search_views
+    from adjudicator.web import (
+        api_engine,
+        api_outcomes,
+        api_rules,
+        builder,
+        m44_upload,
+        offline,
+        pages,
+        search_views,
+        situations,
+    )
     from adjudicator.web.budget import register_budget
     from adjudicator.web.context import register_context
     from adjudicator.web.security import close_file_responses, page_etags, register_security
@@ -23,7 +33,7 @@ def register(app: Flask) -> None:
     Compress(app)
     app.after_request(page_etags)  # after Compress, so it runs before it (tags on plain bytes)
     app.after_request(close_file_responses)  # after Compress, so it runs before it
-    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder, offline):
+    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder, situations, m44_upload, offline):
         app.register_blueprint(module.bp)
 
 

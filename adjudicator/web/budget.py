@@ -1,32 +1,26 @@
 """The engine work budget of one API request (``adjudicator.engine.budget``).
 
 Every ``POST /api/`` request runs its engine calls under a budget of ``ENGINE_WORK_BUDGET`` work
-units (config, default below). A request that needs more gets a 422 ``too_complex`` naming the
-request body, instead of holding a worker for as long as the engine would run: one legal but
-pathological situation (a board of frozen rivers, a French Resistance target, a dozen flags) must
-not be able to slow the site for everyone."""
+units (``Config.engine_work_budget``, default ``config.DEFAULT_WORK_BUDGET``). A request that
+needs more gets a 422 ``too_complex`` naming the request body, instead of holding a worker for as
+long as the engine would run: one legal but pathological situation (a board of frozen rivers, a
+French Resistance target, a dozen flags) must not be able to slow the site for everyone."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 
+from adjudicator.config import current
 from adjudicator.engine import budget
 from adjudicator.engine.api import too_complex_error
 from adjudicator.web.errors import error_json
 
-DEFAULT_WORK_BUDGET = 50_000
-"""Work units per request: ordinary rulings spend a few hundred to a few thousand; the worst legal
-battle on a Breakthrough board of frozen rivers spends far less than this once its retreat is
-summarised rather than enumerated (``tests/test_hardening_budget.py``)."""
-
 
 def register_budget(app: Flask) -> None:
-    app.config.setdefault("ENGINE_WORK_BUDGET", DEFAULT_WORK_BUDGET)
-
     @app.before_request
     def open_budget() -> None:
         if request.method == "POST" and request.path.startswith("/api/"):
-            g.work_budget_token = budget.open_budget(int(current_app.config["ENGINE_WORK_BUDGET"]))
+            g.work_budget_token = budget.open_budget(current().engine_work_budget)
 
     @app.teardown_request
     def close_budget(_exc: BaseException | None) -> None:

@@ -9,12 +9,14 @@ from flask import Flask, Response, jsonify, render_template, request
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, NotFound
 
+from adjudicator.config import app_config
+
 STORAGE_RETRY_AFTER = 60  # seconds a client is asked to wait after a storage failure
 
 
 def database_kind(app: Flask) -> str:
     """The storage named for users without its address or password: "SQLite", "PostgreSQL"."""
-    url = str(app.config.get("DATABASE_URL", ""))
+    url = app_config(app).database_url
     return "PostgreSQL" if url.startswith("postgres") else "SQLite" if url.startswith("sqlite") else "database"
 
 

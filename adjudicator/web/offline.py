@@ -17,10 +17,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from adjudicator import REPO_ROOT
+from adjudicator.config import current
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
-from adjudicator.web.builder import builder_data
+from adjudicator.web.builder_data import builder_data
 from adjudicator.web.security import CSP, asset_version
 
 bp = Blueprint("offline", __name__)
@@ -125,7 +126,7 @@ def search_data() -> Any:
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
         for e in catalogue.entries.values()
     ]
-    synonyms_path = Path(current_app.config["CONTENT_DIR"]) / "synonyms.yaml"
+    synonyms_path = current().content_dir / "synonyms.yaml"
     response = jsonify({
         "version": catalogue.content_hash[:12],
         "fields": ["id", "kind", "name", "aliases", "summary", "url"],
@@ -171,7 +172,7 @@ def offline_engine() -> Any:
             "bundle": url_for("static", filename=assets["bundle"]),
             "bytes": assets["bytes"],
             "endpoints": sorted(ENDPOINTS),
-            "work_budget": int(current_app.config.get("ENGINE_WORK_BUDGET") or 0) or None,
+            "work_budget": current().engine_work_budget or None,
         }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-cache"
@@ -218,7 +219,7 @@ def worker_policy(response: Response) -> Response:
 @cache
 def _synonyms(path: str) -> dict[str, list[str]]:
     """Slang -> what it means ("ht" -> ["half track"]), from the file the server search uses."""
-    from adjudicator.search import Synonyms
+    from adjudicator.search.whoosh_index import load_synonyms
 
-    table = Synonyms.load(Path(path)).table
+    table = load_synonyms(Path(path)).table
     return {" ".join(key): [" ".join(v) for v in values] for key, values in table.items()}

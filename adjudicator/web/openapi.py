@@ -472,16 +472,107 @@ def _get(summary: str, response: str, parameters: list[dict[str, Any]], errors: 
 
 def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
     """The whole API as OpenAPI 3.0, with enums from the loaded content."""
-    situation = situation_schema(rulebook)
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "adjudicator: Memoir '44 rules API", "version": "1",
+                 "description": "Rulings that cite the rule entry they come from. Board coordinates are those "
+                                "of the official scenario editor (row, doubled column)."},
+        "servers": [{"url": "/"}],
+        "paths": _paths(),
+        "components": {"schemas": {**_request_schemas(rulebook), **_response_schemas()}},
+    }
+
+
+def _paths() -> dict[str, Any]:
+    """Every endpoint: what it is for, its request and its answers (schemas by reference)."""
+    return {
+        "/api/v1/line-of-sight": _post(
+            "Line of sight between two hexes", "LineOfSightRequest", "LineOfSight",
+            "Exact whole-number geometry; says which readings of the rule were applied."),
+        "/api/v1/battle": _post(
+            "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
+            "Every step of the dice count cites its content entry."),
+        "/api/v1/move": _post(
+            "Where a unit may move, by which path, and whether it may still battle", "MoveRequest", "Move",
+            "One best path per end hex; unreachable hexes within its allowance say why."),
+        "/api/v1/retreat": _post(
+            "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
+            "Counts the figures lost for moves that cannot be made."),
+        "/api/v1/resolve": _post(
+            "The faces actually rolled, applied", "ResolveRequest", "Resolve",
+            "Hits by face, figures lost, flags ignored, the retreat with every legal path, elimination, take "
+            "ground and overrun, and the whole resolution as cited steps."),
+        "/api/v1/fire-map": _post(
+            "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
+            "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
+            "only counted."),
+        "/api/v1/order": _post(
+            "Which units a command card may order, and what the order lets them do", "OrderRequest", "Order",
+            "Pools by section (straddling hexes in both), the most units, why each other unit may not be "
+            "ordered, the order's effects, and whether a proposed selection is legal."),
+        "/api/v1/resupply": _post(
+            "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
+            "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
+            "include resupply."),
+        "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
+        "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
+            {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",
+                                                                         "enum": list(KIND_LABELS)}},
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string",
+                                                                       "pattern": "^[a-z][a-z0-9_]*$"}},
+        ], (404,)),
+        "/api/v1/search": _get("Search the rules", "SearchResults", [
+            {"name": "q", "in": "query", "required": False, "schema": {"type": "string"}},
+            {"name": "kind", "in": "query", "required": False, "description": "empty: any kind",
+             "schema": {"type": "string", "enum": ["", *KIND_LABELS]}},
+            {"name": "expansion", "in": "query", "required": False, "description": "empty: any expansion",
+             "schema": {"type": "string", "enum": ["", *EXPANSIONS]}},
+            {"name": "limit", "in": "query", "required": False,
+             "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
+        ], (400,)),
+        "/api/v1/situations": {"post": {
+            "summary": "Save a situation under a short id",
+            "description": "A situation plus the builder's selection; stored read-only, never overwritten.",
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
+            "responses": {"201": {"description": "saved", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
+                **_errors(400, 413, 415, 429, 503)},
+        }},
+        "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
+        ], (404,)),
+        "/api/v1/import/m44": {"post": {
+            "summary": "Turn an official editor .m44 scenario into a situation",
+            "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+            "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
+                **_errors(400, 403, 413, 415, 422, 429)},
+        }},
+        "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
+            {"name": "kind", "in": "path", "required": True,
+             "schema": {"type": "string", "enum": ["standard", "overlord", "breakthrough"]}},
+        ], (404,)),
+    }
+
+
+def _card_fields(rulebook: Rulebook) -> dict[str, Any]:
+    """``card`` and ``combat_card`` as every ruling request takes them: a card's id, or null."""
     card = {"type": "string", "maxLength": CARD_MAX, **NULLABLE}
-    unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
-                "description": "the id of a unit of the situation"}
     commands, combats = _ids(rulebook, "command_card"), _ids(rulebook, "combat_card")
+    return {
+        "card": {**card, "enum": [*commands, None]} if commands else card,
+        "combat_card": {**card, "enum": [*combats, None]} if combats else card,
+    }
+
+
+def _play_fields(rulebook: Rulebook) -> dict[str, Any]:
+    """How the card was played, as ``/order`` and the endpoints the card drives take it: its
+    ``section``, the card Counter-Attack copies, and the scenario's options and hand sizes."""
+    commands = _ids(rulebook, "command_card")
     section = {"type": "string", "enum": [*SECTIONS, None], **NULLABLE}
-    roll = {"type": "object", "additionalProperties": False,
-            "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
-                           for face in die_faces(rulebook)}}
-    play_fields = {
+    return {
         "section": {**section, "description": "the card's section (or the one chosen), named from the ordering "
                                               "player's own side"},
         "copied_card": {"type": "object", **NULLABLE, "required": ["card"],
@@ -489,204 +580,137 @@ def openapi_document(rulebook: Rulebook) -> dict[str, Any]:
                         "properties": {"card": {"type": "string", "maxLength": CARD_MAX,
                                                 **({"enum": commands} if commands else {})},
                                        "section": section}},
+        "scenario": {"type": "object", **NULLABLE, "description": "what the scenario sets; ordering reads "
+                     "`options` (`us_marine_corps`) and `cards` (hand sizes)",
+                     "properties": {"options": {"type": "array", "maxItems": MAX_OPTIONS, **NULLABLE,
+                                                "items": {"type": "string", "minLength": 1, "maxLength": CARD_MAX}},
+                                    "cards": {"type": "object", **NULLABLE, "additionalProperties": False,
+                                              "properties": {side: {"type": "integer", "minimum": 0,
+                                                                    "maximum": MAX_HAND} for side in SIDES}}}},
     }
-    scenario = {"type": "object", **NULLABLE, "description": "what the scenario sets; ordering reads `options` "
-                "(`us_marine_corps`) and `cards` (hand sizes)",
-                "properties": {"options": {"type": "array", "maxItems": MAX_OPTIONS, **NULLABLE,
-                                           "items": {"type": "string", "minLength": 1, "maxLength": CARD_MAX}},
-                               "cards": {"type": "object", **NULLABLE, "additionalProperties": False,
-                                         "properties": {side: {"type": "integer", "minimum": 0, "maximum": MAX_HAND}
-                                                        for side in SIDES}}}}
+
+
+def _roll(rulebook: Rulebook) -> dict[str, Any]:
+    """The faces rolled, as ``/resolve`` and ``/order`` (Their Finest Hour) take them."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                           for face in die_faces(rulebook)}}
+
+
+def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
+    """What each request accepts: the situation plus the fields of its endpoint."""
+    situation = situation_schema(rulebook)
+    cards = _card_fields(rulebook)
+    play = _play_fields(rulebook)
+    roll = _roll(rulebook)
+    commands = _ids(rulebook, "command_card")
+    unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
+                "description": "the id of a unit of the situation"}
     return {
-        "openapi": "3.0.3",
-        "info": {"title": "adjudicator: Memoir '44 rules API", "version": "1",
-                 "description": "Rulings that cite the rule entry they come from. Board coordinates are those "
-                                "of the official scenario editor (row, doubled column)."},
-        "servers": [{"url": "/"}],
-        "paths": {
-            "/api/v1/line-of-sight": _post(
-                "Line of sight between two hexes", "LineOfSightRequest", "LineOfSight",
-                "Exact whole-number geometry; says which readings of the rule were applied."),
-            "/api/v1/battle": _post(
-                "Legality, dice, hits and exact odds of one battle", "BattleRequest", "Battle",
-                "Every step of the dice count cites its content entry."),
-            "/api/v1/move": _post(
-                "Where a unit may move, by which path, and whether it may still battle", "MoveRequest", "Move",
-                "One best path per end hex; unreachable hexes within its allowance say why."),
-            "/api/v1/retreat": _post(
-                "Every legal retreat of a unit for a number of flags", "RetreatRequest", "Retreat",
-                "Counts the figures lost for moves that cannot be made."),
-            "/api/v1/resolve": _post(
-                "The faces actually rolled, applied", "ResolveRequest", "Resolve",
-                "Hits by face, figures lost, flags ignored, the retreat with every legal path, elimination, take "
-                "ground and overrun, and the whole resolution as cited steps."),
-            "/api/v1/fire-map": _post(
-                "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
-                "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
-                "only counted."),
-            "/api/v1/order": _post(
-                "Which units a command card may order, and what the order lets them do", "OrderRequest", "Order",
-                "Pools by section (straddling hexes in both), the most units, why each other unit may not be "
-                "ordered, the order's effects, and whether a proposed selection is legal."),
-            "/api/v1/resupply": _post(
-                "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
-                "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
-                "include resupply."),
-            "/api/v1/rules": _get("Every rule entry", "RuleIndex", [], ()),
-            "/api/v1/rules/{kind}/{id}": _get("One rule entry", "RuleEntry", [
-                {"name": "kind", "in": "path", "required": True, "schema": {"type": "string",
-                                                                             "enum": list(KIND_LABELS)}},
-                {"name": "id", "in": "path", "required": True, "schema": {"type": "string",
-                                                                           "pattern": "^[a-z][a-z0-9_]*$"}},
-            ], (404,)),
-            "/api/v1/search": _get("Search the rules", "SearchResults", [
-                {"name": "q", "in": "query", "required": False, "schema": {"type": "string"}},
-                {"name": "kind", "in": "query", "required": False, "description": "empty: any kind",
-                 "schema": {"type": "string", "enum": ["", *KIND_LABELS]}},
-                {"name": "expansion", "in": "query", "required": False, "description": "empty: any expansion",
-                 "schema": {"type": "string", "enum": ["", *EXPANSIONS]}},
-                {"name": "limit", "in": "query", "required": False,
-                 "schema": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT_MAX}},
-            ], (400,)),
-            "/api/v1/situations": {"post": {
-                "summary": "Save a situation under a short id",
-                "description": "A situation plus the builder's selection; stored read-only, never overwritten.",
-                "requestBody": {"required": True, "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/SaveRequest"}}}},
-                "responses": {"201": {"description": "saved", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/SavedSituation"}}}},
-                    **_errors(400, 413, 415, 429, 503)},
-            }},
-            "/api/v1/situations/{id}": _get("A saved situation", "SavedSituation", [
-                {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 16}},
-            ], (404,)),
-            "/api/v1/import/m44": {"post": {
-                "summary": "Turn an official editor .m44 scenario into a situation",
-                "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-                "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
-                    **_errors(400, 403, 413, 415, 422, 429)},
-            }},
-            "/api/v1/board/{kind}": _get("Board geometry: hexes, centres, labels, sections", "Board", [
-                {"name": "kind", "in": "path", "required": True,
-                 "schema": {"type": "string", "enum": ["standard", "overlord", "breakthrough"]}},
-            ], (404,)),
+        "SaveRequest": _with(situation, [], {
+            "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
+            **cards,
+            "overrun_battle": {"type": "boolean", **NULLABLE},
+            "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
+            "title": {"type": "string", "maxLength": 120, **NULLABLE},
+        }),
+        "Situation": situation,
+        "Hex": _hex_request(),
+        "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
+        "BattleRequest": _with(situation, ["attacker", "target"], {
+            "attacker": {**unit_ref, **NULLABLE,
+                         "description": "null when `card` attacks by itself (Air Power, Barrage)"},
+            "target": unit_ref,
+            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+                        "description": "card attacks: the other units of the group (Air Power)"},
+            **cards, **play,
+            "overrun_battle": {"type": "boolean", **NULLABLE,
+                               "description": "the battle is itself an armor overrun"},
+        }),
+        "RetreatRequest": _with(situation, ["unit", "flags"], {
+            "unit": unit_ref,
+            "flags": {"type": "integer", "minimum": 0, "maximum": MAX_FLAGS},
+            "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, **NULLABLE},
+            **cards,
+        }),
+        "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
+            "attacker": {**unit_ref, **NULLABLE,
+                         "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
+                                        "the card's on `target`"},
+            "target": unit_ref,
+            "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
+                        "description": "card attacks: the other units of the group (Air Power)"},
+            **cards, **play,
+            "overrun_battle": {"type": "boolean", **NULLABLE,
+                               "description": "the battle is itself an armor overrun"},
+            "rolled": {"oneOf": [roll, {"type": "array", "minItems": 1, "maxItems": MAX_GROUP, "items": roll,
+                                        "description": "a card's group (Air Power): one roll per unit, in the "
+                                                       "order `target`, `targets`"}],
+                       "description": "how many dice showed each face; they must add up to the battle's dice"},
+            "retreat_to": {"type": "array", "maxItems": MAX_GROUP, **NULLABLE, "items": {**_hex_request(), **NULLABLE},
+                           "description": "a card's group: where each unit's retreat ends (the owner's choice)"},
+        }),
+        "FireMapRequest": _with(situation, [], {
+            "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
+            **cards, **play,
+        }),
+        "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
+        "OrderRequest": _with(situation, ["side", "card"], {
+            "side": {"type": "string", "enum": list(SIDES), "description": "the player ordering"},
+            "card": {"type": "string", "maxLength": CARD_MAX, **({"enum": commands} if commands else {})},
+            **play,
+            "rolled": {**roll, **NULLABLE,
+                       "description": "Their Finest Hour: the faces rolled (1 die per card in hand)"},
+            "selection": {"type": "array", "maxItems": MAX_UNITS, "items": unit_ref, **NULLABLE,
+                          "description": "the units the player proposes to order"},
+        }),
+        "MoveRequest": _with(situation, ["unit"], {
+            "unit": unit_ref,
+            **cards, **play,
+            "after_battle": {"type": "boolean", **NULLABLE,
+                             "description": "the second move a card such as Behind Enemy Lines gives"},
+            "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
+        }),
+    }
+
+
+def _response_schemas() -> dict[str, Any]:
+    """What each endpoint answers."""
+    return {
+        "SavedSituation": {
+            "type": "object", "required": ["id", "url", "api_url", "created_at", "size", "situation"],
+            "properties": {"id": {"type": "string"}, "url": {"type": "string"}, "api_url": {"type": "string"},
+                           "created_at": {"type": "string"}, "size": {"type": "integer"},
+                           "situation": {"type": "object"}},
         },
-        "components": {"schemas": {
-            "SaveRequest": _with(situation, [], {
-                "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-                "overrun_battle": {"type": "boolean", **NULLABLE},
-                "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
-                "title": {"type": "string", "maxLength": 120, **NULLABLE},
-            }),
-            "SavedSituation": {
-                "type": "object", "required": ["id", "url", "api_url", "created_at", "size", "situation"],
-                "properties": {"id": {"type": "string"}, "url": {"type": "string"}, "api_url": {"type": "string"},
-                               "created_at": {"type": "string"}, "size": {"type": "integer"},
-                               "situation": {"type": "object"}},
-            },
-            "ImportResult": {
-                "type": "object", "required": ["situation", "unknown"],
-                "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
-                               "unknown": {"type": "array", "items": {"type": "object"}},
-                               "skipped": {"type": "array", "items": {"type": "object"}},
-                               "notes": {"type": "array", "items": {"type": "string"}},
-                               "decorative": {"type": "array", "items": {"type": "object"},
-                                              "description": "pieces with no rules: insignia, battle stars"},
-                               "unknown_total": {"type": "integer"}, "skipped_total": {"type": "integer"},
-                               "notes_total": {"type": "integer"}, "decorative_total": {"type": "integer"}},
-            },
-            "Board": {
-                "type": "object", "required": ["kind", "rows", "hexes"],
-                "properties": {"kind": {"type": "string"}, "rows": {"type": "integer"},
-                               "max_col": {"type": "integer"}, "hexes": {"type": "array"},
-                               "section_bounds": {"type": "array"}, "baseline_rows": {"type": "object"}},
-            },
-            "Situation": situation,
-            "Hex": _hex_request(),
-            "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
-            "BattleRequest": _with(situation, ["attacker", "target"], {
-                **play_fields, "scenario": scenario,
-                "attacker": {**unit_ref, **NULLABLE,
-                             "description": "null when `card` attacks by itself (Air Power, Barrage)"},
-                "target": unit_ref,
-                "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
-                            "description": "card attacks: the other units of the group (Air Power)"},
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-                "overrun_battle": {"type": "boolean", **NULLABLE,
-                                   "description": "the battle is itself an armor overrun"},
-            }),
-            "RetreatRequest": _with(situation, ["unit", "flags"], {
-                "unit": unit_ref,
-                "flags": {"type": "integer", "minimum": 0, "maximum": MAX_FLAGS},
-                "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, **NULLABLE},
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-            }),
-            "ResolveRequest": _with(situation, ["attacker", "target", "rolled"], {
-                **play_fields, "scenario": scenario,
-                "attacker": {**unit_ref, **NULLABLE,
-                             "description": "null when `card` attacks by itself (Air Power, Barrage): the roll is "
-                                            "the card's on `target`"},
-                "target": unit_ref,
-                "targets": {"type": "array", "maxItems": 12, "items": unit_ref,
-                            "description": "card attacks: the other units of the group (Air Power)"},
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-                "overrun_battle": {"type": "boolean", **NULLABLE,
-                                   "description": "the battle is itself an armor overrun"},
-                "rolled": {"oneOf": [roll, {"type": "array", "minItems": 1, "maxItems": MAX_GROUP, "items": roll,
-                                            "description": "a card's group (Air Power): one roll per unit, in the "
-                                                           "order `target`, `targets`"}],
-                           "description": "how many dice showed each face; they must add up to the battle's dice"},
-                "retreat_to": {"type": "array", "maxItems": MAX_GROUP, **NULLABLE,
-                               "items": {**_hex_request(), **NULLABLE},
-                               "description": "a card's group: where each unit's retreat ends (the owner's choice)"},
-            }),
-            "FireMapRequest": _with(situation, [], {
-                **play_fields, "scenario": scenario,
-                "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-            }),
-            "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
-            "OrderRequest": _with(situation, ["side", "card"], {
-                "side": {"type": "string", "enum": list(SIDES), "description": "the player ordering"},
-                "card": {"type": "string", "maxLength": CARD_MAX, **({"enum": commands} if commands else {})},
-                **play_fields,
-                "rolled": {"type": "object", "additionalProperties": False, **NULLABLE,
-                           "description": "Their Finest Hour: the faces rolled (1 die per card in hand)",
-                           "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
-                                          for face in die_faces(rulebook)}},
-                "selection": {"type": "array", "maxItems": MAX_UNITS, "items": unit_ref, **NULLABLE,
-                              "description": "the units the player proposes to order"},
-                "scenario": scenario,
-            }),
-            "MoveRequest": _with(situation, ["unit"], {
-                **play_fields, "scenario": scenario,
-                "unit": unit_ref,
-                "card": {**card, "enum": [*commands, None]} if commands else card,
-                "combat_card": {**card, "enum": [*combats, None]} if combats else card,
-                "after_battle": {"type": "boolean", **NULLABLE,
-                                 "description": "the second move a card such as Behind Enemy Lines gives"},
-                "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
-            }),
-            "LineOfSight": LOS_RESPONSE,
-            "Battle": BATTLE_RESPONSE,
-            "Retreat": RETREAT_RESPONSE,
-            "Resupply": RESUPPLY_RESPONSE,
-            "Resolve": RESOLVE_RESPONSE,
-            "FireMap": FIRE_MAP_RESPONSE,
-            "Move": MOVE_RESPONSE,
-            "Order": ORDER_RESPONSE,
-            "RuleEntry": ENTRY_RESPONSE,
-            "RuleIndex": INDEX_RESPONSE,
-            "SearchResults": SEARCH_RESPONSE,
-            "Reason": REASON,
-            "Error": ERROR,
-        }},
+        "ImportResult": {
+            "type": "object", "required": ["situation", "unknown"],
+            "properties": {"situation": {"type": "object"}, "title": {"type": "string", **NULLABLE},
+                           "unknown": {"type": "array", "items": {"type": "object"}},
+                           "skipped": {"type": "array", "items": {"type": "object"}},
+                           "notes": {"type": "array", "items": {"type": "string"}},
+                           "decorative": {"type": "array", "items": {"type": "object"},
+                                          "description": "pieces with no rules: insignia, battle stars"},
+                           "unknown_total": {"type": "integer"}, "skipped_total": {"type": "integer"},
+                           "notes_total": {"type": "integer"}, "decorative_total": {"type": "integer"}},
+        },
+        "Board": {
+            "type": "object", "required": ["kind", "rows", "hexes"],
+            "properties": {"kind": {"type": "string"}, "rows": {"type": "integer"},
+                           "max_col": {"type": "integer"}, "hexes": {"type": "array"},
+                           "section_bounds": {"type": "array"}, "baseline_rows": {"type": "object"}},
+        },
+        "LineOfSight": LOS_RESPONSE,
+        "Battle": BATTLE_RESPONSE,
+        "Order": ORDER_RESPONSE,
+        "Retreat": RETREAT_RESPONSE,
+        "Resupply": RESUPPLY_RESPONSE,
+        "Resolve": RESOLVE_RESPONSE,
+        "FireMap": FIRE_MAP_RESPONSE,
+        "Move": MOVE_RESPONSE,
+        "RuleEntry": ENTRY_RESPONSE,
+        "RuleIndex": INDEX_RESPONSE,
+        "SearchResults": SEARCH_RESPONSE,
+        "Reason": REASON,
+        "Error": ERROR,
     }

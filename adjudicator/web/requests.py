@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
+from adjudicator.config import current
 from adjudicator.engine import api
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
@@ -31,7 +32,7 @@ def json_body() -> dict[str, Any]:
     if not request.mimetype or request.mimetype != "application/json":
         raise ApiError("send the situation as JSON with Content-Type: application/json",
                        field="(body)", status=415, code="unsupported_media_type")
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024
+    limit = current().max_content_length or 64 * 1024
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
     raw = request.get_data(cache=True)

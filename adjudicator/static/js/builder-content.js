@@ -1,4 +1,4 @@
-// Lookups over the palette the server generated from the content (adjudicator/web/builder.py).
+// Lookups over the palette the server generated from the content (adjudicator/web/builder_data.py).
 // Nothing here knows a rule: names, kinds and standard figure counts all come from the page data.
 
 export class Content {
