@@ -197,7 +197,7 @@ def test_air_power_rolls_its_group_unit_by_unit_applying_each_retreat_first(clie
     body = {"card": "air_power", "target": "X", "targets": ["Y"], "retreat_to": [{"row": 1, "col": 11}],
             "rolled": [{"flag": 2}, {"flag": 1, "grenade": 1}]}
     answer = post(client, "resolve", GROUP, hexes=[{"row": 3, "col": 11, "obstacle": "sandbags"}], **body)
-    first, second = answer["group"]
+    first, second = answer["sequence"]
     assert first["moved_to"] == {"row": 1, "col": 11, "hex": "f8"}
     assert first["applied"][0]["code"] == "group.retreat_applied" and first["applied"][0]["rule"] == "air_power"
     # X now stands on f8, so Y's only way back is e8

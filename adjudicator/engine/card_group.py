@@ -109,9 +109,9 @@ def _left(situation: Situation, rulebook: Rulebook, unit: Unit) -> Mapping[Hex, 
 
 def group_json(situation: Situation, rulebook: Rulebook, steps: Sequence[GroupStep]) -> dict[str, Any]:
     """The ``/api/v1/resolve`` answer for a group: the first unit's resolution as the top-level
-    fields (as for one target), then ``group``: each unit's, with what was applied before the next."""
+    fields (as for one target), then ``sequence``: each unit's, with what was applied before the next."""
     out = resolution_json(situation, rulebook, steps[0].resolution)
-    out["group"] = [{**resolution_json(step.before, rulebook, step.resolution),
+    out["sequence"] = [{**resolution_json(step.before, rulebook, step.resolution),
                      "applied": [r.to_dict() for r in step.applied],
                      "moved_to": hex_ref(step.before.board, step.moved_to).to_json() if step.moved_to else None}
                     for step in steps]

@@ -305,7 +305,7 @@ RESOLVE_RESPONSE = {
         "overrun_if_vacated": {"type": "boolean"},
         "advance": {"type": "object", **NULLABLE},
         "steps": {"type": "array", "items": REASON},
-        "group": {"type": "array", "items": {"type": "object"}, "description": (
+        "sequence": {"type": "array", "items": {"type": "object"}, "description": (
             "a card's group rolled unit by unit: each unit's resolution on the board the earlier ones left, with "
             "`applied` (what was put on the board before the next roll) and `moved_to`")},
     },
