@@ -17,9 +17,11 @@ import {segmented, unitFields, settleFigures, unitTypeOptions} from './builder-c
 import {fetchMoves, classify, moveOverlay, trails, moveSheet, movedText} from './builder-move.js';
 import {Roll} from './builder-roll.js';
 import {FireMap} from './builder-firemap.js';
+import {Orders} from './builder-orders.js';
 import {choice as offlineChoice} from './offline-engine.js';
 import {
   EMPTY, newState, situationDoc, savedDoc, encodeFragment, decodeFragment, key, nextUnitId, unitAt, unitById,
+  rulingDoc, playFields, setPlay, setOrdered, clearOrders,
 } from './builder-state.js';
 
 const DATA = await loadData();
@@ -68,6 +70,19 @@ function centreOn(p) {
 }
 if (roll) roll.onAnswer = () => centreOn(unitById(state, state.target));
 const fire = DATA && new FireMap(DATA.api.fire_map, () => { withFocusKept(renderSheet); drawOverlay(); });
+// "Play a card" (builder-orders.js) reads and changes the situation through these few calls.
+const orders = DATA && new Orders({
+  store: {
+    get state() { return state; },
+    unitAt: (row, col) => unitAt(state, row, col), unitById: (id) => unitById(state, id), board: () => currentBoard(),
+    setPlay: (play) => setPlay(state, play), setOrdered: (unit, on) => setOrdered(state, unit, on),
+    clearOrders: () => clearOrders(state),
+    setField: (name, value) => { state[name] = value; $('#card').value = state.card || ''; },
+    commit: (options) => commit(options),
+  },
+  content, readonly, api: DATA.api.order, message: (text, kind) => message(text, kind),
+  redraw: {overlay: () => drawOverlay(), all: () => render()},
+});
 const wide = window.matchMedia('(min-width: 62rem)');
 
 // -- messages -------------------------------------------------------------------------------
@@ -88,6 +103,7 @@ function toolHint() {
     const u = unitById(state, ui.moving);
     return u ? `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; tap another to hear why not (Esc cancels).` : '';
   }
+  if (orders?.active) return orders.hint();
   if (!state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
   return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
 }
@@ -144,6 +160,7 @@ function onHex(row, col, keyboard = false) {
   const unit = unitAt(state, row, col);
   message('');
   if (ui.moving && !readonly) return moveTap(row, col, unit);
+  if (orders?.active && !readonly) return orders.tap(row, col);
   ui.selected = {row, col};
   ui.editing = false;
   ui.expanded = false;
@@ -288,6 +305,7 @@ function render() {
   withFocusKept(() => {
     renderSheet();
     renderResults();
+    orders?.render();
   });
   fitDock();
 }
@@ -665,7 +683,7 @@ function drawOverlay() {
     highlight: rolled.retreat ? roll.choice ?? ui.highlight : ui.highlight, resupply, errorHex,
     under: [...trails(board, state.units), ...(moving ? moveOverlay(board, ui.move) : []),
       ...(showFire ? fire.sightShading(board) : [])],
-    extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
+    extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : []), ...(orders ? orders.overlay(board) : [])],
   });
 }
 
@@ -684,8 +702,8 @@ const scheduleRefresh = debounced(async (signal) => {
   const jobs = {};
   if (attacker && target) {
     const alone = cardAttacksAlone();
-    const battle = {...doc, attacker: alone ? null : attacker.id, target: target.id};
-    if (state.card) battle.card = state.card;
+    const battle = {...rulingDoc(state), attacker: alone ? null : attacker.id, target: target.id};
+    if (state.card) Object.assign(battle, {card: state.card, ...playFields(state)});
     if (state.combat_card) battle.combat_card = state.combat_card;
     if (state.overrun_battle) battle.overrun_battle = true;
     jobs.battle = postJSON(DATA.api.battle, battle, signal);
