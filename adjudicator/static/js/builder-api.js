@@ -2,9 +2,7 @@
 // with a message a player can read, so the page never breaks on a 4xx, a 5xx or no network.
 // When the server cannot be reached (or fails) and the player opted in to offline rulings, the
 // engine on this device answers instead (offline-engine.js), in the same shape plus `local`.
-import {localRequest, setupOffer, showNote} from './offline-engine.js';
-
-setupOffer();
+import {localRequest, showNote} from './offline-engine.js';
 
 export async function postJSON(url, body, signal) {
   return request(url, {
@@ -26,9 +24,10 @@ async function request(url, init) {
     if (err.name === 'AbortError') return {ok: false, aborted: true};
     const local = await localRequest(url, init).catch(() => null);
     if (local) return local;
-    return {ok: false, status: 0, error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
+    return {ok: false, status: 0,
+      error: {code: 'offline', message: 'Could not reach the server. Check the connection and try again.'}};
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {
@@ -43,14 +42,18 @@ async function request(url, init) {
   if (response.ok && data) return {ok: true, status: response.status, data};
   const error = data?.error || {};
   if (response.status === 404 && !error.field) {
-    return {ok: false, status: 404, error: {code: 'not_found', message: error.message || 'This service is not available on the server yet.'}};
+    return {ok: false, status: 404,
+      error: {code: 'not_found', message: error.message || 'This service is not available on the server yet.'}};
   }
   if (response.status >= 500) {
-    return {ok: false, status: response.status, error: {code: error.code || 'server_error', message: 'The server hit a bug working this out; it has been logged. The rest of the page still works.'}};
+    return {ok: false, status: response.status,
+      error: {code: error.code || 'server_error',
+        message: 'The server hit a bug working this out; it has been logged. The rest of the page still works.'}};
   }
   return {
     ok: false, status: response.status,
-    error: {code: error.code || 'error', message: error.message || `The server answered ${response.status}.`, field: error.field || null},
+    error: {code: error.code || 'error', message: error.message || `The server answered ${response.status}.`,
+      field: error.field || null},
   };
 }
 

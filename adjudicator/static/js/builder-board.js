@@ -70,7 +70,8 @@ export class BoardView {
       topLayer.append(top);
     }
     this.overlay = s('g', {class: 'overlay', 'pointer-events': 'none'});
-    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay, topLayer);
+    this.svg.replaceChildren(this.defs(), this.bands(board), hexLayer, this.sectionLines(board), this.overlay,
+      topLayer);
     const first = board.hexes[Math.floor(board.hexes.length / 2)];
     this.setCursor(first.row, first.col, false);
     this.applyZoom();
@@ -78,8 +79,9 @@ export class BoardView {
 
   defs() {
     return s('defs', {},
-      s('pattern', {id: 'hatch-blocked', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)'},
-        s('rect', {width: 3, height: 6, class: 'hatch-stripe'})));
+      s('pattern', {id: 'hatch-blocked', width: 6, height: 6, patternUnits: 'userSpaceOnUse',
+        patternTransform: 'rotate(45)'},
+      s('rect', {width: 3, height: 6, class: 'hatch-stripe'})));
   }
 
   /** Each side's baseline, with that side's sections named from its own point of view
@@ -93,7 +95,8 @@ export class BoardView {
     for (const [where, y] of [['top', 0], ['bottom', this.height - BAND]]) {
       const band = s('rect', {class: `band band-${where}`, x: 0, y, width: this.width, height: BAND, rx: 4});
       out.append(band);
-      const texts = xs.map((x) => s('text', {class: 'band-text', x, y: y + BAND / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}));
+      const texts = xs.map((x) => s('text',
+        {class: 'band-text', x, y: y + BAND / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}));
       out.append(...texts);
       this.bandText.push({where, band, texts});
     }
@@ -104,7 +107,8 @@ export class BoardView {
     const [, left, right] = board.section_bounds;
     const g = s('g', {class: 'sections', 'pointer-events': 'none'});
     for (const col of [left, right]) {
-      g.append(s('line', {class: 'section-line', x1: this.x(col), x2: this.x(col), y1: BAND - 2, y2: this.height - BAND + 2}));
+      g.append(s('line',
+        {class: 'section-line', x1: this.x(col), x2: this.x(col), y1: BAND - 2, y2: this.height - BAND + 2}));
     }
     return g;
   }
@@ -116,7 +120,9 @@ export class BoardView {
     // the baselines from [data-face]. A situation without a face is drawn in the default one.
     const face = state.face || this.defaultFace || 'country';
     if (this.svg.dataset.face !== face) this.svg.dataset.face = face;
-    this.svg.setAttribute('aria-label', `${this.board.kind} board, ${face} face, ${this.board.rows} rows. Arrow keys move between hexes; Enter acts on a hex.`);
+    this.svg.setAttribute('aria-label',
+      `${this.board.kind} board, ${face} face, ${this.board.rows} rows. `
+      + 'Arrow keys move between hexes; Enter acts on a hex.');
     const top = state.bottom_side === 'allies' ? 'axis' : 'allies';
     const names = {bottom: ['left', 'centre', 'right'], top: ['right', 'centre', 'left']};
     for (const {where, band, texts} of this.bandText) {
@@ -151,13 +157,15 @@ export class BoardView {
 
     const parts = [s('polygon', {class: 'hex-bg', points: pts()})];
     if (terrain?.winter) parts.push(s('polygon', {class: 'hex-snow', points: pts(0.96)}));
-    if (obstacle || cell.obstacle) parts.push(s('polygon', {class: `hex-obstacle o-${obstacle?.style || 'unknown'}`, points: pts(0.8)}));
+    if (obstacle || cell.obstacle) parts.push(s('polygon',
+      {class: `hex-obstacle o-${obstacle?.style || 'unknown'}`, points: pts(0.8)}));
     if (selected) parts.push(s('polygon', {class: 'hex-selected', points: pts(0.9)}));
     g.replaceChildren(...parts);
     // Coordinates sit at the top (shown where a ruling names the hex, or all with "A1"); a unit
     // takes the middle; an empty hex names its terrain and obstacle there instead, so no two
     // words ever share a spot. Under a unit, the terrain shows by its colour (see the legend).
-    const words = [s('text', {class: 'hex-label', y: -20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, hex.label)];
+    const words = [s('text', {class: 'hex-label', y: -20, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      hex.label)];
     if (!unit) {
       const both = cell.terrain && cell.obstacle;
       if (cell.terrain) words.push(this.name('hex-terrain', terrain?.short || cell.terrain, both ? -3 : 1));
@@ -202,19 +210,25 @@ export class BoardView {
     const c = this.content;
     const start = c.startFigures(unit);
     const g = s('g', {class: `unit side-${unit.side}`});
-    g.append(s('rect', {class: 'unit-body', x: -22, y: -10.5, width: 44, height: 20, rx: unit.side === 'allies' ? 6 : 1.5}));
-    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, c.abbr(unit)));
+    g.append(s('rect',
+      {class: 'unit-body', x: -22, y: -10.5, width: 44, height: 20, rx: unit.side === 'allies' ? 6 : 1.5}));
+    g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      c.abbr(unit)));
     const n = Math.max(start, unit.figures);
     const gap = 6.4;
     for (let i = 0; i < n; i++) {
-      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx: (i - (n - 1) / 2) * gap, cy: 14, r: 2.6}));
+      const cx = (i - (n - 1) / 2) * gap;
+      g.append(s('circle', {class: i < unit.figures ? 'pip' : 'pip lost', cx, cy: 14, r: 2.6}));
     }
-    if (unit.badges.length) g.append(s('text', {class: 'unit-badge', x: -21, y: -11, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
-    if (unit.moved) g.append(s('text', {class: 'unit-moved', x: -19, y: 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
+    if (unit.badges.length) g.append(s('text',
+      {class: 'unit-badge', x: -21, y: -11, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '★'));
+    if (unit.moved) g.append(s('text',
+      {class: 'unit-moved', x: -19, y: 20, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${unit.moved}`));
     const role = unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : null;
     if (role) {
       g.append(s('circle', {class: `role role-${role}`, cx: 20, cy: -12, r: 8.5}));
-      g.append(s('text', {class: 'role-text', x: 20, y: -12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
+      g.append(s('text',
+        {class: 'role-text', x: 20, y: -12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
     }
     return g;
   }
@@ -244,27 +258,36 @@ export class BoardView {
   }
 
   /** Line of sight, retreat options, re-supply targets and an error hex, drawn over the board. */
-  setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null, errorHex = null,
+  setOverlay({los = null, from = null, to = null, retreat = null, retreatFrom = null, highlight = null, resupply = null,
+    errorHex = null,
     under = [], extra = [], citedKeys = []} = {}) {
     // `under` (move shading, trails) goes below the other overlays, `extra` (fire map, losses) above.
     const parts = [...under];
     if (los && from && to) {
       const seen = new Set();
-      for (const p of los.crossed || []) { parts.push(this.hexShape(p, 'los-crossed', 0.97)); seen.add(key(p.row, p.col)); }
+      for (const p of los.crossed || []) {
+        parts.push(this.hexShape(p, 'los-crossed', 0.97));
+        seen.add(key(p.row, p.col));
+      }
       for (const pair of los.edges || []) {
         for (const p of Array.isArray(pair) ? pair : [pair.a, pair.b, ...(pair.hexes || [])]) {
-          if (p && !seen.has(key(p.row, p.col))) { parts.push(this.hexShape(p, 'los-edge', 0.97)); seen.add(key(p.row, p.col)); }
+          if (p && !seen.has(key(p.row, p.col))) {
+            parts.push(this.hexShape(p, 'los-edge', 0.97));
+            seen.add(key(p.row, p.col));
+          }
         }
       }
       for (const p of los.blocked_by || []) {
         parts.push(this.hexShape(p, 'los-blocked', 0.97));
         const [x, y] = this.centre(p);
-        parts.push(s('text', {class: 'los-x', x: x + 15, y: y - 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '✕'));
+        parts.push(s('text',
+          {class: 'los-x', x: x + 15, y: y - 2, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, '✕'));
       }
       const [x1, y1] = this.centre(from);
       const [x2, y2] = this.centre(to);
       const cls = los.clear ? 'los-line clear' : 'los-line blocked';
-      parts.push(s('line', {class: `${cls} halo`, x1, y1, x2, y2}), s('line', {class: cls, x1, y1, x2, y2, 'data-los': los.clear ? 'clear' : 'blocked'}));
+      parts.push(s('line', {class: `${cls} halo`, x1, y1, x2, y2}),
+        s('line', {class: cls, x1, y1, x2, y2, 'data-los': los.clear ? 'clear' : 'blocked'}));
     }
     if (retreat && retreatFrom) {
       const ends = new Map();
@@ -274,7 +297,8 @@ export class BoardView {
         if (!prev || opt.figures_lost < prev.opt.figures_lost) ends.set(k, {opt, i});
       });
       retreat.options.forEach((opt, i) => {
-        const pointsList = [retreatFrom, ...(opt.path || [])].map((p) => this.centre(p).map((v) => v.toFixed(1)).join(',')).join(' ');
+        const pointsList = [retreatFrom, ...(opt.path || [])]
+          .map((p) => this.centre(p).map((v) => v.toFixed(1)).join(',')).join(' ');
         const on = highlight === i;
         parts.push(s('polyline', {class: on ? 'retreat-path on' : 'retreat-path', points: pointsList}));
       });
@@ -283,14 +307,17 @@ export class BoardView {
         parts.push(this.hexShape(opt.end, on ? 'retreat-end on' : 'retreat-end', 0.86));
         const [x, y] = this.centre(opt.end);
         const lost = opt.figures_lost ? `−${opt.figures_lost}` : '0';
-        parts.push(s('text', {class: 'retreat-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, lost));
+        parts.push(s('text',
+          {class: 'retreat-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, lost));
       }
     }
     if (resupply) {
       for (const t of resupply) {
         parts.push(this.hexShape(t.hex, 'resupply-hex', 0.86));
         const [x, y] = this.centre(t.hex);
-        parts.push(s('text', {class: 'resupply-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `+${t.max_figures}`));
+        parts.push(s('text',
+          {class: 'resupply-text', x, y: y + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+          `+${t.max_figures}`));
       }
     }
     parts.push(...extra);

@@ -67,7 +67,8 @@ export class Content {
   /** Badges and unit markers that may go on a unit of this type (``applies_to``, empty = any). */
   badgesFor(type) {
     const base = this.units.get(type)?.base;
-    return this.p.badges.filter((b) => !b.applies_to.length || b.applies_to.includes(type) || (base && b.applies_to.includes(base)));
+    const fits = (b) => !b.applies_to.length || b.applies_to.includes(type) || (base && b.applies_to.includes(base));
+    return this.p.badges.filter(fits);
   }
 
   canResupply(unit) {

@@ -34,11 +34,14 @@ export function select({label, value, options, onChange, fk, disabled, empty}) {
 /** [−] n [+] with a live value; bounded. */
 export function stepper({label, value, min, max, onChange, fk, disabled, suffix}) {
   const id = nextId('step');
-  const out = h('output', {id, class: 'step-value', 'aria-live': 'polite'}, suffix ? `${value} ${suffix}` : String(value));
-  const dec = h('button', {type: 'button', class: 'icon-btn', 'aria-label': `${label}: one fewer`, 'data-fk': `${fk}-dec`,
-    disabled: disabled || value <= min, onclick: () => onChange(Math.max(min, value - 1))}, '−');
-  const inc = h('button', {type: 'button', class: 'icon-btn', 'aria-label': `${label}: one more`, 'data-fk': `${fk}-inc`,
-    disabled: disabled || value >= max, onclick: () => onChange(Math.min(max, value + 1))}, '+');
+  const out = h('output', {id, class: 'step-value', 'aria-live': 'polite'},
+    suffix ? `${value} ${suffix}` : String(value));
+  const dec = h('button',
+    {type: 'button', class: 'icon-btn', 'aria-label': `${label}: one fewer`, 'data-fk': `${fk}-dec`,
+      disabled: disabled || value <= min, onclick: () => onChange(Math.max(min, value - 1))}, '−');
+  const inc = h('button',
+    {type: 'button', class: 'icon-btn', 'aria-label': `${label}: one more`, 'data-fk': `${fk}-inc`,
+      disabled: disabled || value >= max, onclick: () => onChange(Math.min(max, value + 1))}, '+');
   return h('div', {class: 'b-field stepper'}, h('span', {class: 'label', id: `${id}-l`}, label),
     h('div', {class: 'stepper-row', role: 'group', 'aria-labelledby': `${id}-l`}, dec, out, inc));
 }
@@ -48,7 +51,8 @@ export function segmented({label, value, options, onChange, fk, disabled}) {
   return h('div', {class: 'b-field'}, h('span', {class: 'label'}, label),
     h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': label},
       options.map((opt) => h('button', {
-        type: 'button', role: 'radio', class: `seg ${opt.cls || ''}`, 'aria-checked': value === opt.value ? 'true' : 'false',
+        type: 'button', role: 'radio', class: `seg ${opt.cls || ''}`,
+        'aria-checked': value === opt.value ? 'true' : 'false',
         'data-fk': `${fk}-${opt.value}`, disabled, onclick: () => onChange(opt.value),
       }, opt.label))));
 }
@@ -59,7 +63,8 @@ export function chips({label, values, options, onChange, fk, disabled}) {
   return h('fieldset', {class: 'b-field chips-field'}, h('legend', {}, label),
     h('div', {class: 'check-chips'}, options.map((opt) => {
       const id = nextId('chk');
-      const input = h('input', {type: 'checkbox', id, 'data-fk': `${fk}-${opt.value}`, disabled, checked: values.includes(opt.value)});
+      const input = h('input',
+        {type: 'checkbox', id, 'data-fk': `${fk}-${opt.value}`, disabled, checked: values.includes(opt.value)});
       input.addEventListener('change', () => {
         const next = values.filter((v) => v !== opt.value);
         if (input.checked) next.push(opt.value);
@@ -107,23 +112,32 @@ export function unitFields(content, unit, onChange, {fk, disabled = false, withM
     ...unit.badges.map((b) => content.name(b)),
   ].filter(Boolean);
   const more = h('details', {class: 'more', open: openMore.has(fk)},
-    h('summary', {'data-fk': `${fk}-more`}, 'Nation, badges, strength', extras.length ? h('span', {class: 'more-now'}, `: ${extras.join(', ')}`) : null),
+    h('summary', {'data-fk': `${fk}-more`}, 'Nation, badges, strength',
+      extras.length ? h('span', {class: 'more-now'}, `: ${extras.join(', ')}`) : null),
     h('div', {class: 'b-form'},
       select({label: 'Nation', value: unit.nation, empty: 'Not specified', fk: `${fk}-nation`, disabled,
         options: content.p.nations.map((n) => ({value: n.code, label: n.name})),
         onChange: (v) => change((u) => { u.nation = v; })}),
       h('div', {class: 'b-row'},
-        startChoices.length > 1 ? select({label: 'Figures at the start', value: String(start), fk: `${fk}-start`, disabled,
+        startChoices.length > 1 ? select({label: 'Figures at the start', value: String(start),
+          fk: `${fk}-start`, disabled,
           options: startChoices.map((n) => ({value: String(n), label: n === standard ? `${n} (standard)` : String(n)})),
-          onChange: (v) => change((u) => { u.start_figures = Number(v) === content.standardFigures({...u, start_figures: null}) ? null : Number(v); })}) : null,
-        withMoved ? stepper({label: 'Hexes moved this turn', value: unit.moved || 0, min: 0, max: content.limits.max_moved, fk: `${fk}-moved`, disabled,
+          onChange: (v) => change((u) => {
+            u.start_figures = Number(v) === content.standardFigures({...u,
+              start_figures: null}) ? null : Number(v);
+          })}) : null,
+        withMoved ? stepper({label: 'Hexes moved this turn', value: unit.moved || 0, min: 0,
+          max: content.limits.max_moved, fk: `${fk}-moved`, disabled,
           onChange: (v) => { unit.moved = v; onChange(unit); }}) : null),
       chips({label: 'Badges and markers', values: unit.badges, options: badgeOptions, fk: `${fk}-badges`, disabled,
         onChange: (v) => change((u) => { u.badges = v; })})));
   more.addEventListener('toggle', () => { if (more.open) openMore.add(fk); else openMore.delete(fk); });
   return [
     segmented({label: 'Side', value: unit.side, fk: `${fk}-side`, disabled,
-      options: [{value: 'allies', label: 'Allies', cls: 'side-allies'}, {value: 'axis', label: 'Axis', cls: 'side-axis'}],
+      options: [
+        {value: 'allies', label: 'Allies', cls: 'side-allies'},
+        {value: 'axis', label: 'Axis', cls: 'side-axis'},
+      ],
       onChange: (v) => change((u) => { u.side = v; })}),
     h('div', {class: 'b-row tight'},
       select({label: 'Unit', value: unit.type, options: unitTypeOptions(content), fk: `${fk}-type`, disabled,
@@ -132,7 +146,8 @@ export function unitFields(content, unit, onChange, {fk, disabled = false, withM
           const allowed = new Set(content.badgesFor(v).map((b) => b.id));
           u.badges = u.badges.filter((b) => allowed.has(b));
         })}),
-      stepper({label: `Figures (of ${start})`, value: unit.figures ?? start, min: 1, max: start, fk: `${fk}-figures`, disabled,
+      stepper({label: `Figures (of ${start})`, value: unit.figures ?? start, min: 1, max: start,
+        fk: `${fk}-figures`, disabled,
         onChange: (v) => { unit.figures = v; onChange(unit); }})),
     more,
   ];

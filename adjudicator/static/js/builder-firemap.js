@@ -1,4 +1,4 @@
-// The fire map (issue #13): a selected unit draws whom it can battle and with how many dice, and
+// The fire map: a selected unit draws whom it can battle and with how many dice, and
 // which enemies can battle it, from POST /api/v1/fire-map (each pair ruled exactly as /battle
 // rules it). Pairs that may not battle are drawn faint; the unit's sheet lists every pair with
 // the reason and its rule, and a button to make it the battle shown. Under the rings, a light wash
@@ -80,14 +80,18 @@ export class FireMap {
       if (!u) continue;
       parts.push(board.hexShape(u, b.legal ? 'fire-out' : 'fire-out no', 0.78));
       const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text', {class: 'fire-text out', x: x + 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `→${b.dice}`));
+      if (b.legal) parts.push(s('text',
+        {class: 'fire-text out', x: x + 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+        `→${b.dice}`));
     }
     for (const b of p.in) {
       const u = at(b.attacker);
       if (!u) continue;
       parts.push(board.hexShape(u, b.legal ? 'fire-in' : 'fire-in no', 0.68));
       const [x, y] = board.centre(u);
-      if (b.legal) parts.push(s('text', {class: 'fire-text in', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, `${b.dice}→`));
+      if (b.legal) parts.push(s('text',
+        {class: 'fire-text in', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+        `${b.dice}→`));
     }
     return parts;
   }
@@ -96,14 +100,16 @@ export class FireMap {
   sheet({state, content, label, onPick}) {
     if (!this.unit) return null;
     if (!this.answer) return h('p', {class: 'r-note fire-list', id: 'fire-map'}, 'Working out who it can hit…');
-    if (!this.answer.ok) return h('p', {class: 'r-error fire-list', id: 'fire-map'}, `Fire map: ${this.answer.error.message}`);
+    if (!this.answer.ok) return h('p', {class: 'r-error fire-list', id: 'fire-map'},
+      `Fire map: ${this.answer.error.message}`);
     const p = this.pairs();
     const unitOf = (id) => state.units.find((u) => u.id === id);
     const row = (b, other, dir) => {
       const u = unitOf(other);
       const name = u ? `${label(u)} ${content.sideName(u.side)} ${content.unitName(u)}` : other;
       const why = b.why_not?.[0];
-      const cite = why?.rule && content.ruleUrl(why.rule) ? [' ', h('a', {href: content.ruleUrl(why.rule), class: 'rule-link'}, content.name(why.rule))] : null;
+      const cite = why?.rule && content.ruleUrl(why.rule) ? [' ',
+        h('a', {href: content.ruleUrl(why.rule), class: 'rule-link'}, content.name(why.rule))] : null;
       return h('li', {class: b.legal ? 'fire-ok' : 'fire-no'},
         h('button', {type: 'button', class: 'fire-pick', 'data-fk': `fire-${dir}-${other}`,
           'aria-label': `Show the battle ${dir === 'out' ? 'against' : 'from'} ${name}`, onclick: () => onPick(b)},
@@ -112,15 +118,18 @@ export class FireMap {
         !b.legal && why ? h('span', {class: 'fire-why small'}, typeof why === 'string' ? why : why.text, cite) : null);
     };
     const list = (title, items, dir) => [h('p', {class: 'fire-h'}, title),
-      items.length ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
+      items.length
+        ? h('ul', {class: 'fire-pairs'}, items.map((b) => row(b, dir === 'out' ? b.target : b.attacker, dir)))
         : h('p', {class: 'muted small'}, 'No enemy within reach.')];
     const seen = p.data.in_sight;
     return h('div', {class: 'fire-list', id: 'fire-map'},
       seen ? h('p', {class: 'fire-sight-count small', id: 'fire-sight-count'},
         h('span', {class: 'lg-hex lg-sight', 'aria-hidden': 'true'}), ' ',
-        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`) : null,
+        `It has a clear line of sight to ${seen.length} hex${seen.length === 1 ? '' : 'es'} (shaded on the board).`)
+        : null,
       list('It can battle', p.out, 'out'), list('Who can battle it', p.in, 'in'),
-      p.data.beyond_range ? h('p', {class: 'muted small'}, `${p.data.beyond_range} more pair${p.data.beyond_range === 1 ? ' is' : 's are'} out of range.`) : null,
+      p.data.beyond_range ? h('p', {class: 'muted small'},
+        `${p.data.beyond_range} more pair${p.data.beyond_range === 1 ? ' is' : 's are'} out of range.`) : null,
       p.data.truncated ? h('p', {class: 'muted small'}, 'The board has too many pairs to list them all.') : null);
   }
 }

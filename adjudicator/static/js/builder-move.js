@@ -1,11 +1,13 @@
-// Move mode (issue #12): the unit sheet's "Move" asks POST /api/v1/move where the unit may end
+// Move mode: the unit sheet's "Move" asks POST /api/v1/move where the unit may end
 // its move, the board shades those hexes in two tones (may still battle / may not), a tap on a
 // shaded hex moves the unit along the engine's path (kept on the unit as `path`, so the battle
 // ruling, share links and saves all use it), and a tap anywhere else says why it cannot go there.
 
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
+import {hexLabel} from './builder-results.js';
 import {key, playFields, rulingDoc} from './builder-state.js';
+import {hint, message} from './builder-view.js';
 
 /** The /move request for a unit. A unit that already moved this turn is asked about from the
  * start of its path, so "Move" again re-plans the whole move rather than adding to it. */
@@ -58,7 +60,9 @@ export function moveOverlay(board, move) {
     if (move.start && x.row === move.start.row && x.col === move.start.col) continue;
     parts.push(board.hexShape(x, x.may_battle ? 'move-hex move-battle' : 'move-hex move-stop', 0.9));
     const [cx, cy] = board.centre(x);
-    parts.push(s('text', {class: `move-text ${x.may_battle ? 'battle' : 'stop'}`, x: cx, y: cy + 21, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+    parts.push(s('text',
+      {class: `move-text ${x.may_battle ? 'battle' : 'stop'}`, x: cx, y: cy + 21, 'text-anchor': 'middle',
+        'dominant-baseline': 'central'},
       `${x.hexes_moved}${x.may_battle ? '' : '✕'}`));
   }
   if (move.start) parts.push(board.hexShape(move.start, 'move-start', 0.9));
@@ -129,19 +133,24 @@ export function moveSheet({content, move, unit, label, onCancel, onPlace, onRetr
     if (tap.kind === 'unreachable') {
       box.push(h('p', {class: 'strong'}, `It cannot end its move on ${where}:`), reasonList(content, tap.entry.why));
     } else if (tap.kind === 'beyond') {
-      box.push(h('p', {class: 'strong'}, `${where} is beyond its move of ${tap.allowance} hex${tap.allowance === 1 ? '' : 'es'}.`));
+      box.push(h('p', {class: 'strong'},
+        `${where} is beyond its move of ${tap.allowance} hex${tap.allowance === 1 ? '' : 'es'}.`));
     } else if (tap.kind === 'occupied') {
       box.push(h('p', {class: 'strong'}, `${where} is occupied by another unit.`));
     }
     if (tap.kind !== 'occupied') {
-      box.push(h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-anyway', onclick: () => onPlace(tap)},
+      box.push(h('button',
+        {type: 'button', class: 'button secondary', 'data-fk': 'move-anyway', onclick: () => onPlace(tap)},
         `Put it on ${where} anyway (setting up, no move)`));
     }
     parts.push(h('div', {class: 'move-why', id: 'move-why', role: 'status'}, box));
   }
   parts.push(h('div', {class: 'b-buttons'},
-    h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-cancel', onclick: onCancel}, 'Cancel the move'),
-    unit.path ? h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-undo', onclick: () => onPlace({...unit.path[0], undo: true})},
+    h('button', {type: 'button', class: 'button secondary', 'data-fk': 'move-cancel', onclick: onCancel},
+      'Cancel the move'),
+    unit.path ? h('button',
+      {type: 'button', class: 'button secondary', 'data-fk': 'move-undo',
+        onclick: () => onPlace({...unit.path[0], undo: true})},
       'Back to its start') : null));
   return parts;
 }
@@ -149,6 +158,82 @@ export function moveSheet({content, move, unit, label, onCancel, onPlace, onRetr
 /** One line saying what a move did, for the message bar. */
 export function movedText(content, entry, label) {
   const via = entry.path.length > 2 ? ` via ${entry.path.slice(1, -1).map(label).join(', ')}` : '';
-  const battle = entry.may_battle ? 'it may still battle' : `it may not battle${entry.why?.[0] ? ` (${entry.why[0].text})` : ''}`;
+  const why = entry.why?.[0] ? ` (${entry.why[0].text})` : '';
+  const battle = entry.may_battle ? 'it may still battle' : `it may not battle${why}`;
   return `Moved ${entry.hexes_moved} hex${entry.hexes_moved === 1 ? '' : 'es'} to ${label(entry)}${via}: ${battle}.`;
+}
+
+/** Move mode in the builder: "Move" on a unit's sheet starts it, a tap on the board moves the
+ * unit or says why not, Escape or "Cancel the move" ends it. The move record lives in the store
+ * (`ui.move`); this asks the engine and turns taps into store changes. */
+export class MoveMode {
+  /** `redraw`: the controller's {all, sheet, overlay}; `centreOn(p)` scrolls the board to a hex. */
+  constructor({store, content, board, api, redraw, centreOn}) {
+    Object.assign(this, {store, content, board, api, redraw, centreOn});
+  }
+
+  async start(unit) {
+    const {store, redraw} = this;
+    const move = store.startMoving(unit);
+    redraw.all();
+    this.board.focusHex(unit.row, unit.col);
+    this.centreOn(unit);
+    await fetchMoves(this.api, store.state, unit, move);
+    if (store.ui.move !== move) return;
+    const queued = move.queued;
+    move.queued = null;
+    if (queued) this.tap(queued.row, queued.col, store.unitAt(queued.row, queued.col));
+    else redraw.all();
+  }
+
+  /** Put the moving unit on a hex: along the engine's path, or (setting up) without a move. */
+  place(mover, to, path = null, hexesMoved = 0) {
+    const {store} = this;
+    store.moveUnit(mover, to, path, hexesMoved);
+    store.stopMoving();
+    store.select(to, {keepEditing: true});
+    store.commit({push: true});
+  }
+
+  /** A tap on the board while moving. */
+  tap(row, col, unit) {
+    const {store, redraw} = this;
+    const mover = store.unitById(store.ui.moving);
+    if (!mover) { store.stopMoving(); return store.commit({refresh: false}); }
+    const move = store.ui.move;
+    const label = (p) => hexLabel(store.board(), p);
+    const what = classify(move, row, col);
+    if (what.kind === 'wait') {
+      if (move.answer && !move.answer.ok) { move.tap = {kind: 'beyond', allowance: 0, row, col}; return redraw.all(); }
+      move.queued = {row, col};
+      return;
+    }
+    if (what.kind === 'start') {
+      if (mover.path) return this.place(mover, mover.path[0]);
+      store.stopMoving();
+      return store.commit({refresh: false});
+    }
+    if (unit && unit !== mover) {
+      move.tap = {kind: 'occupied', row, col};
+      return redraw.all();
+    }
+    if (what.kind === 'reach') {
+      this.place(mover, what.entry, what.entry.path, what.entry.hexes_moved);
+      message(movedText(this.content, what.entry, label));
+      return;
+    }
+    move.tap = {...what, row, col};
+    hint(what.kind === 'unreachable' ? `It cannot end its move on ${label({row, col})}: see why below.`
+      : `${label({row, col})} is beyond its move.`);
+    redraw.sheet();
+    redraw.overlay();
+  }
+
+  /** The sheet of the moving unit. */
+  sheet(unit, label) {
+    const {store} = this;
+    return moveSheet({content: this.content, move: store.ui.move, unit, label,
+      onCancel: () => { store.stopMoving(); store.commit({refresh: false}); },
+      onPlace: (p) => this.place(unit, p), onRetry: () => this.start(unit)});
+  }
 }

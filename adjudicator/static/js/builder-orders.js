@@ -8,6 +8,7 @@
 import {postJSON} from './builder-api.js';
 import {$, fill, h, s} from './builder-dom.js';
 import {orderRequest} from './builder-state.js';
+import {message} from './builder-view.js';
 
 const SECTIONS = ['left', 'center', 'right'];
 const SECTION_NAMES = {left: 'left flank', center: 'centre', right: 'right flank'};
@@ -18,10 +19,10 @@ const WAIT_MS = 120;
 const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export class Orders {
-  /** `api`: the /api/v1/order URL; `redraw`: the controller's {all, overlay, …}; `message`: the
-   * message bar (builder-view.js). */
-  constructor({store, content, readonly, redraw, api, message}) {
-    Object.assign(this, {store, content, readonly, redraw, api, message});
+  /** `api`: the /api/v1/order URL; `redraw`: the controller's {all, overlay, …}; `syncControls`:
+   * the settings' sync (the Cards box shows the card played here too). */
+  constructor({store, content, readonly, redraw, api, syncControls}) {
+    Object.assign(this, {store, content, readonly, redraw, api, syncControls});
     this.active = false; // taps on the board order units
     this.answer = null; // the last /order answer ({ok, data} or {ok: false, error})
     this.key = null;
@@ -67,13 +68,13 @@ export class Orders {
     const unit = store.unitAt(row, col);
     const side = store.state.play?.side;
     if (!unit) {
-      this.message('Tap a unit to order it (the ringed ones may be ordered).');
+      message('Tap a unit to order it (the ringed ones may be ordered).');
       return;
     }
     if (unit.ordered) {
       store.setOrdered(unit, false);
       this.refusal = null;
-      this.message('');
+      message('');
       store.commit();
       return;
     }
@@ -81,21 +82,21 @@ export class Orders {
     const body = {...orderRequest(store.state), selection: [...ordered, unit.id]};
     const res = await postJSON(this.api, body);
     if (!res.ok) {
-      this.message(`The order could not be checked: ${res.error?.message || 'no answer'}.`, 'error');
+      message(`The order could not be checked: ${res.error?.message || 'no answer'}.`, 'error');
       return;
     }
     const selection = res.data.selection;
     if (selection.legal) {
       store.setOrdered(unit, true);
       this.refusal = null;
-      this.message('');
+      message('');
       store.commit();
       return;
     }
     // The reasons that concern this pick: those naming the unit, and the count.
     const mine = selection.why_not.filter((r) => r.params?.unit?.unit === unit.id || r.code === 'order.too_many');
     this.refusal = mine.length ? mine : selection.why_not;
-    this.message(`Not ordered: ${this.refusal[0].text}.`, 'error');
+    message(`Not ordered: ${this.refusal[0].text}.`, 'error');
     this.renderPanel();
   }
 
@@ -211,6 +212,7 @@ export class Orders {
       store.setPlay({side: play.side, ...(section ? {section} : {})});
       store.clearOrders();
       this.refusal = null;
+      this.syncControls();
       store.commit();
     });
     const rows = [h('div', {class: 'play-row'}, h('span', {class: 'play-label', 'aria-hidden': 'true'}, 'Play a card'),
@@ -277,7 +279,7 @@ export class Orders {
   toggle() {
     this.active = !this.active;
     this.refusal = null;
-    this.message(this.active ? 'Tap the units to order; tap an ordered unit to take its order back.' : '');
+    message(this.active ? 'Tap the units to order; tap an ordered unit to take its order back.' : '');
     this.redraw.all();
   }
 }

@@ -6,10 +6,13 @@ import {h, s, pct, signed} from './builder-dom.js';
 
 // -- die faces (our own little drawings) ------------------------------------------------------
 const FACE_DRAW = {
-  infantry: () => [s('path', {d: 'M4 13a6 6 0 0 1 12 0z'}), s('rect', {x: 2.5, y: 12.5, width: 15, height: 2.2, rx: 1})],
-  armor: () => [s('rect', {x: 3, y: 9, width: 14, height: 5, rx: 1.5}), s('rect', {x: 6, y: 6, width: 6, height: 3.5, rx: 1}),
+  infantry: () => [s('path', {d: 'M4 13a6 6 0 0 1 12 0z'}),
+    s('rect', {x: 2.5, y: 12.5, width: 15, height: 2.2, rx: 1})],
+  armor: () => [s('rect', {x: 3, y: 9, width: 14, height: 5, rx: 1.5}),
+    s('rect', {x: 6, y: 6, width: 6, height: 3.5, rx: 1}),
     s('rect', {x: 11.5, y: 6.9, width: 6.5, height: 1.4}), s('rect', {x: 2.5, y: 14, width: 15, height: 2.5, rx: 1.2})],
-  grenade: () => [s('circle', {cx: 9, cy: 12, r: 5}), s('rect', {x: 7.5, y: 4.5, width: 3, height: 3}), s('path', {d: 'M10.5 5.5l4-2 .8 1.4-4 2z'})],
+  grenade: () => [s('circle', {cx: 9, cy: 12, r: 5}), s('rect', {x: 7.5, y: 4.5, width: 3, height: 3}),
+    s('path', {d: 'M10.5 5.5l4-2 .8 1.4-4 2z'})],
   star: () => [s('path', {d: 'M10 2.5l2.2 4.9 5.3.5-4 3.6 1.2 5.2L10 14l-4.7 2.7 1.2-5.2-4-3.6 5.3-.5z'})],
   flag: () => [s('rect', {x: 4, y: 3, width: 1.6, height: 14}), s('path', {d: 'M5.6 3.5h10l-2.6 3.2 2.6 3.3h-10z'})],
 };
@@ -37,8 +40,10 @@ export function barChart(values, {label, caption, unit, accent = 'bar', exact = 
   const height = 76;
   const width = Math.max(n * (bw + gap) + gap, 96);
   const max = Math.max(...values, 1e-9);
-  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18, role: 'img',
-    'aria-label': `${label}: ${values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}${exact?.[i] ? ` (${exact[i]})` : ''}`).join(', ')}`});
+  const exactText = (i) => (exact?.[i] ? ` (${exact[i]})` : '');
+  const said = values.map((v, i) => `${i} ${unit}${i === 1 ? '' : 's'} ${pct(v)}${exactText(i)}`).join(', ');
+  const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${top + height + 18}`, width, height: top + height + 18,
+    role: 'img', 'aria-label': `${label}: ${said}`});
   values.forEach((v, i) => {
     const bh = Math.max(v > 0 ? 1.5 : 0, (v / max) * height);
     const x = gap + i * (bw + gap);
@@ -63,7 +68,8 @@ function ruleLink(content, id, text) {
 function reasonItem(content, reason) {
   if (typeof reason === 'string') return h('li', {}, reason);
   const text = reason.text || reason.message || reason.reason || '';
-  return h('li', {}, text, reason.rule ? [' ', h('span', {class: 'cite'}, '(', ruleLink(content, reason.rule), ')')] : null);
+  return h('li', {}, text,
+    reason.rule ? [' ', h('span', {class: 'cite'}, '(', ruleLink(content, reason.rule), ')')] : null);
 }
 
 /** A list of {rule, text} steps, each citing its rule page. */
@@ -109,7 +115,8 @@ export function hexLabel(board, p) {
  * Render the ruling. `r` holds the latest API answers: {battle, los, retreat, resupply} each
  * {ok, data} or {ok: false, error}, or undefined while not asked.
  */
-export function renderRuling(root, {r, state, content, board, attacker, target, supplier, onFlags, onHighlight, pending}) {
+export function renderRuling(root, {r, state, content, board, attacker, target, supplier, onFlags, onHighlight,
+  pending}) {
   const out = [];
   const verdict = h('div', {class: 'r-status', id: 'verdict', 'aria-live': 'polite'});
   out.push(verdict);
@@ -117,12 +124,15 @@ export function renderRuling(root, {r, state, content, board, attacker, target, 
   if (!attacker && target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker'),
-      h('p', {class: 'r-sub'}, `Below: how ${unitLabel(content, target, board)} retreats. Tap a unit, then Attacker, to see the battle.`));
+      h('p', {class: 'r-sub'},
+        `Below: how ${unitLabel(content, target, board)} retreats. Tap a unit, then Attacker, to see the battle.`));
     out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight}));
   } else if (!attacker || !target) {
     verdict.classList.add('idle');
     verdict.append(h('p', {class: 'r-verdict'}, 'Pick an attacker and a target'),
-      h('p', {class: 'r-sub'}, 'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; tap a unit to change its role.'));
+      h('p', {class: 'r-sub'},
+        'Tap a hex to place a unit. The first unit placed attacks the first one of the other side; '
+        + 'tap a unit to change its role.'));
   } else if (r.battle && !r.battle.ok) {
     verdict.classList.add('error');
     verdict.append(h('p', {class: 'r-verdict'}, 'No ruling for this board'), errorBox(r.battle.error));
@@ -148,9 +158,13 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   const losText = !b.line_of_sight ? '' : b.line_of_sight.needed === false ? 'no line of sight needed'
     : b.line_of_sight.clear ? 'line of sight clear' : 'no line of sight';
   verdict.append(
-    h('p', {class: 'r-verdict'}, b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
-    h('p', {class: 'r-sub'}, `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${unitLabel(content, target, board)}`),
-    h('p', {class: 'r-meta'}, [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '', h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
+    h('p', {class: 'r-verdict'},
+      b.legal ? [dieIcons(dice), ` Roll ${dice} ${dice === 1 ? 'die' : 'dice'}`] : 'Battle not allowed'),
+    h('p', {class: 'r-sub'}, `${b.card_attack ? content.name(b.card) : unitLabel(content, attacker, board)} → ${
+      unitLabel(content, target, board)}`),
+    h('p', {class: 'r-meta'},
+      [range, kind, losText].filter(Boolean).map((t, i) => [i ? ' · ' : '',
+        h('span', {class: t === 'no line of sight' ? 'bad' : ''}, t)])),
   );
 
   if (!b.legal && b.why_not?.length) {
@@ -161,7 +175,8 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
     const rows = b.breakdown.map((step, i) => h('tr', {},
       h('td', {class: 'step-dice'}, step.dice == null ? '' : i === 0 ? String(step.dice) : signed(step.dice)),
       h('td', {}, step.text || '', ' ', step.rule ? h('span', {class: 'cite'}, ruleLink(content, step.rule)) : null)));
-    rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)), h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
+    rows.push(h('tr', {class: 'total'}, h('td', {class: 'step-dice'}, String(dice)),
+      h('td', {}, `${dice === 1 ? 'die' : 'dice'} in all`)));
     out.push(section(b.legal ? 'How many dice' : 'Dice it would roll', 'dice', h('table', {class: 'breakdown'},
       h('caption', {class: 'visually-hidden'}, 'Battle dice breakdown'),
       h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Dice'), h('th', {scope: 'col'}, 'Why'))),
@@ -169,71 +184,95 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   }
 
   // A card that changes no number here (Ambush: who battles first) still gets its word.
-  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])].map((x) => x?.rule).filter(Boolean));
+  const cited = new Set([...(b.breakdown || []), ...(b.why_not || []), ...(b.notes || [])]
+    .map((x) => x?.rule).filter(Boolean));
   const cardNotes = [state.card, state.combat_card].filter((id) => id && !cited.has(id)).map((id) => {
     const card = content.p.command_cards.find((c) => c.id === id) || content.p.combat_cards.find((c) => c.id === id);
-    return h('li', {}, h('strong', {}, `${content.name(id)}: `), card?.summary || '', ' It changes none of the numbers of this battle. ',
+    return h('li', {}, h('strong', {}, `${content.name(id)}: `), card?.summary || '',
+      ' It changes none of the numbers of this battle. ',
       h('span', {class: 'cite'}, ruleLink(content, id)));
   });
   if (cardNotes.length) out.push(section('Cards played', 'dice', h('ul', {class: 'reasons'}, cardNotes)));
 
   if (b.hit_symbols?.length) {
     out.push(section('Hits on', 'dice',
-      h('ul', {class: 'faces'}, b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f) === f ? f : content.name(f)))),
+      h('ul', {class: 'faces'},
+        b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f)))),
       reasons(content, b.hit_reasons, 'reasons small'),
-      b.flags_ignored ? h('p', {class: 'r-note'}, `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
+      b.flags_ignored ? h('p', {class: 'r-note'},
+        `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} `
+        + `flag${b.flags_ignored === 1 ? '' : 's'}.`) : null));
   }
 
   const p = b.probabilities;
   if (b.legal && p && Array.isArray(p.hits)) {
     const atLeastOne = 1 - (p.hits[0] ?? 0);
     const facts = h('dl', {class: 'odds-facts'},
-      h('dt', {}, 'Expected hits'), h('dd', {}, exactly(typeof p.expected_hits === 'number' ? String(Math.round(p.expected_hits * 100) / 100) : '–', p.expected_hits_exact)),
+      h('dt', {}, 'Expected hits'),
+      h('dd', {}, exactly(typeof p.expected_hits === 'number' ? String(Math.round(p.expected_hits * 100) / 100) : '–',
+        p.expected_hits_exact)),
       h('dt', {}, 'At least one hit'), h('dd', {}, exactly(pct(atLeastOne), complement(p.hits_exact?.[0]))),
       h('dt', {}, 'Target eliminated'), h('dd', {}, exactly(pct(p.eliminate), p.eliminate_exact)),
       typeof p.eliminate_after_retreat === 'number' && p.eliminate_after_retreat !== p.eliminate
-        ? [h('dt', {}, 'Eliminated, counting retreat losses'), h('dd', {}, exactly(pct(p.eliminate_after_retreat), p.eliminate_after_retreat_exact))] : null);
-    const charts = h('div', {class: 'charts'}, barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
-    if (Array.isArray(p.flags)) charts.append(barChart(p.flags, {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag', exact: p.flags_exact}));
+        ? [h('dt', {}, 'Eliminated, counting retreat losses'),
+          h('dd', {}, exactly(pct(p.eliminate_after_retreat), p.eliminate_after_retreat_exact))] : null);
+    const charts = h('div', {class: 'charts'},
+      barChart(p.hits, {label: 'Chance of each number of hits', caption: 'Hits', unit: 'hit', exact: p.hits_exact}));
+    if (Array.isArray(p.flags)) charts.append(barChart(p.flags,
+      {label: 'Chance of each number of flags', caption: 'Flags', unit: 'flag', accent: 'bar flag',
+        exact: p.flags_exact}));
     out.push(section('Odds', 'odds', facts, charts, reasons(content, b.aftermath_notes, 'reasons small')));
   }
 
   if (r.los?.ok) out.push(renderLos(r.los.data, {content, board}));
   else if (r.los && !r.los.ok && !r.los.aborted) out.push(section('Line of sight', 'los', errorBox(r.los.error)));
 
-  out.push(renderRetreat(r.retreat, {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag, dice: b.legal ? dice : 0}));
+  out.push(renderRetreat(r.retreat,
+    {state, content, board, target, onFlags, onHighlight, perFlag: b.retreat?.per_flag, dice: b.legal ? dice : 0}));
 
   const after = [];
   if (b.take_ground != null) {
     after.push(h('li', {}, h('strong', {}, b.take_ground ? 'Take ground: yes. ' : 'Take ground: no. '),
-      b.take_ground_reasons?.length ? b.take_ground_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'take_ground', 'The take-ground rule')));
+      b.take_ground_reasons?.length ? b.take_ground_reasons.map((x) => [x.text, ' ',
+        x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null,
+        ' ']) : ruleLink(content, 'take_ground', 'The take-ground rule')));
   }
   if (b.overrun != null) {
     after.push(h('li', {}, h('strong', {}, b.overrun ? 'Armor overrun: yes. ' : 'Armor overrun: no. '),
-      b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ', x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null, ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
+      b.overrun_reasons?.length ? b.overrun_reasons.map((x) => [x.text, ' ',
+        x.rule ? h('span', {class: 'cite'}, ruleLink(content, x.rule)) : null,
+        ' ']) : ruleLink(content, 'armor_overrun', 'The armor overrun rule')));
   }
-  // Battles this one opens (issue #14 C): British battle back, French second close assault, a card's second battle.
-  const kinds = {battle_back: 'Battle back', second_close_assault: 'Second close assault', second_battle: 'Second battle'};
+  // Battles this one opens: British battle back, French second close assault, a card's second battle.
+  const kinds = {battle_back: 'Battle back', second_close_assault: 'Second close assault',
+    second_battle: 'Second battle'};
   for (const f of b.follow_ups || []) {
     after.push(h('li', {class: 'follow-up'}, h('strong', {}, `${kinds[f.kind] || 'Follow-up'}: `), f.text || '',
-      f.chance_exact ? ` (chance it arises: ${f.chance_exact})` : '', ' ', f.rule ? h('span', {class: 'cite'}, ruleLink(content, f.rule)) : null));
+      f.chance_exact ? ` (chance it arises: ${f.chance_exact})` : '', ' ',
+      f.rule ? h('span', {class: 'cite'}, ruleLink(content, f.rule)) : null));
   }
   if (after.length) out.push(section('After the battle', 'after', h('ul', {class: 'after'}, after)));
   if (b.notes?.length) out.push(section('Notes', 'dice', reasons(content, b.notes)));
 }
 
 function renderLos(los, {content, board}) {
-  const items = [h('p', {class: los.clear ? 'good' : 'bad'}, los.clear ? 'Clear: nothing between them blocks the line.' : 'Blocked.')];
+  const items = [h('p', {class: los.clear ? 'good' : 'bad'},
+    los.clear ? 'Clear: nothing between them blocks the line.' : 'Blocked.')];
   if (los.blocked_by?.length) {
     items.push(h('ul', {class: 'blockers'}, los.blocked_by.map((x) => h('li', {},
-      h('strong', {}, hexLabel(board, x)), ': ', x.reason_text || (content.kinds[x.reason] ? ruleLink(content, x.reason) : x.reason || ''),
+      h('strong', {}, hexLabel(board, x)), ': ',
+      x.reason_text || (content.kinds[x.reason] ? ruleLink(content, x.reason) : x.reason || ''),
       x.rule ? [' ', h('span', {class: 'cite'}, ruleLink(content, x.rule))] : null))));
   }
-  if (los.crossed?.length) items.push(h('p', {class: 'r-note'}, `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
-  if (los.edges?.length) items.push(h('p', {class: 'r-note'}, `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; an edge blocks only when the hexes on both sides block.`));
+  if (los.crossed?.length) items.push(h('p', {class: 'r-note'},
+    `The line crosses ${los.crossed.map((x) => hexLabel(board, x)).join(', ')}.`));
+  if (los.edges?.length) items.push(h('p', {class: 'r-note'},
+    `It runs along ${los.edges.length} hex edge${los.edges.length === 1 ? '' : 's'}; `
+    + 'an edge blocks only when the hexes on both sides block.'));
   // A blocker is said once, in the list above: reasons that only repeat it are left out.
   const said = (los.blocked_by || []).map((x) => x.reason).filter(Boolean);
-  items.push(reasons(content, (los.reasons || []).filter((x) => !said.some((reason) => (x.text || '').includes(reason))), 'reasons small'));
+  items.push(reasons(content,
+    (los.reasons || []).filter((x) => !said.some((reason) => (x.text || '').includes(reason))), 'reasons small'));
   items.push(h('p', {class: 'r-note'}, ruleLink(content, 'line_of_sight', 'The line-of-sight rule')));
   return section('Line of sight', 'los', ...items);
 }
@@ -243,7 +282,8 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
   const max = dice ? Math.min(dice, content.limits.max_flags) : content.limits.max_flags;
   const picker = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Flags rolled'},
     Array.from({length: max}, (_, i) => i + 1).map((n) => h('button', {
-      type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false', 'data-fk': `flags-${n}`,
+      type: 'button', role: 'radio', class: 'seg', 'aria-checked': state.flags === n ? 'true' : 'false',
+      'data-fk': `flags-${n}`,
       onclick: () => onFlags(n), text: `${n} flag${n === 1 ? '' : 's'}`,
     })));
   const parts = [picker];
@@ -264,20 +304,29 @@ function renderRetreat(result, {state, content, board, target, onFlags, onHighli
     if (d.moves_required) facts.push(`must go back ${d.moves_required} hex${d.moves_required === 1 ? '' : 'es'}`);
     else if (d.moves_required === 0 && !allow.may_ignore && !allow.may_ignore_all) facts.push('stays put');
     if (perFlag && perFlag !== 1) facts.push(`${perFlag} hexes per flag`);
-    parts.push(h('p', {class: 'r-meta'}, `${unitLabel(content, target, board)}: ${facts.join(' · ') || 'no retreat needed'}`));
-    if (d.eliminated) parts.push(h('p', {class: 'bad strong'}, 'The target is eliminated: it has nowhere to go and too few figures.'));
-    else if (d.min_figures_lost) parts.push(h('p', {class: 'bad'}, `At least ${d.min_figures_lost} figure${d.min_figures_lost === 1 ? '' : 's'} lost.`));
+    parts.push(h('p', {class: 'r-meta'},
+      `${unitLabel(content, target, board)}: ${facts.join(' · ') || 'no retreat needed'}`));
+    if (d.eliminated) parts.push(h('p', {class: 'bad strong'},
+      'The target is eliminated: it has nowhere to go and too few figures.'));
+    else if (d.min_figures_lost) parts.push(h('p', {class: 'bad'},
+      `At least ${d.min_figures_lost} figure${d.min_figures_lost === 1 ? '' : 's'} lost.`));
     parts.push(reasons(content, d.breakdown, 'reasons small'));
     if (d.options?.length) {
       parts.push(h('ol', {class: 'retreat-options'}, d.options.map((opt, i) => h('li', {},
         h('button', {
           type: 'button', class: 'option', 'data-fk': `retreat-${i}`,
-          onmouseenter: () => onHighlight(i), onfocus: () => onHighlight(i), onmouseleave: () => onHighlight(null), onblur: () => onHighlight(null),
+          onmouseenter: () => onHighlight(i), onfocus: () => onHighlight(i), onmouseleave: () => onHighlight(null),
+          onblur: () => onHighlight(null),
           onclick: () => onHighlight(i),
         },
-        h('span', {}, optionText(board, opt, target), opt.path?.length > 1 ? h('span', {class: 'muted'}, ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
-        h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'}, opt.eliminated ? 'eliminated' : opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
-      if (d.options_total > d.options.length) parts.push(h('p', {class: 'r-note'}, `…and ${d.options_total - d.options.length} more ways with the same ends.`));
+        h('span', {}, optionText(board, opt, target),
+          opt.path?.length > 1 ? h('span', {class: 'muted'},
+            ` via ${opt.path.slice(0, -1).map((x) => hexLabel(board, x)).join(', ')}`) : ''),
+        h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'},
+          opt.eliminated ? 'eliminated'
+            : opt.figures_lost ? `−${opt.figures_lost} figure${opt.figures_lost === 1 ? '' : 's'}` : 'no loss'))))));
+      if (d.options_total > d.options.length) parts.push(h('p', {class: 'r-note'},
+        `…and ${d.options_total - d.options.length} more ways with the same ends.`));
     } else if (d.moves_required) {
       parts.push(h('p', {class: 'r-note'}, 'No hex to retreat to.'));
     }
@@ -296,10 +345,10 @@ function optionText(board, opt, target) {
 function renderResupply(result, {content, board, state, supplier}) {
   const parts = [h('p', {class: 'r-meta'}, `${unitLabel(content, supplier, board)} re-supplying adjacent units`)];
   if (!result) parts.push(h('p', {class: 'r-note'}, 'Working it out…'));
-  else if (!result.ok) { if (!result.aborted) parts.push(errorBox(result.error)); }
-  else {
+  else if (!result.ok) { if (!result.aborted) parts.push(errorBox(result.error)); } else {
     const d = result.data;
-    if (!d.legal) parts.push(h('p', {class: 'bad'}, 'Not allowed now.'), h('ul', {class: 'why-not'}, (d.why_not || []).map((x) => reasonItem(content, x))));
+    if (!d.legal) parts.push(h('p', {class: 'bad'}, 'Not allowed now.'),
+      h('ul', {class: 'why-not'}, (d.why_not || []).map((x) => reasonItem(content, x))));
     if (d.targets?.length) {
       parts.push(h('ul', {class: 'resupply-targets'}, d.targets.map((t) => {
         const unit = state.units.find((u) => u.id === t.unit);
@@ -308,7 +357,8 @@ function renderResupply(result, {content, board, state, supplier}) {
     } else if (d.legal) {
       parts.push(h('p', {class: 'r-note'}, 'No weakened friendly unit is adjacent.'));
     }
-    if (d.supplier_figures != null) parts.push(h('p', {class: 'r-note'}, `The supplier has ${d.supplier_figures} figure${d.supplier_figures === 1 ? '' : 's'} to hand over.`));
+    if (d.supplier_figures != null) parts.push(h('p', {class: 'r-note'},
+      `The supplier has ${d.supplier_figures} figure${d.supplier_figures === 1 ? '' : 's'} to hand over.`));
   }
   parts.push(h('p', {class: 'r-note'}, ruleLink(content, 'resupply', 'The re-supply rule')));
   return section('Re-supply', 'after', ...parts);

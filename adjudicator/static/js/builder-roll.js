@@ -1,4 +1,4 @@
-// Enter the roll (issue #13): after a legal ruling the player taps the faces the dice showed (one
+// Enter the roll: after a legal ruling the player taps the faces the dice showed (one
 // big button per face, counts shown, undo), and when they add up to the battle's dice the roll
 // goes to POST /api/v1/resolve. The outcome is told step by step (each step links its rule) and
 // drawn on the board (figures lost, retreat paths); it then chains into the retreat choice and,
@@ -90,7 +90,8 @@ export class Roll {
     const [x, y] = board.centre(target);
     if (d.figures_lost) {
       parts.push(board.hexShape(target, 'loss-hex', 0.95));
-      parts.push(s('text', {class: 'loss-text', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      parts.push(s('text',
+        {class: 'loss-text', x: x - 18, y: y + 23, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
         d.eliminated ? '✕' : `−${d.figures_lost}`));
     }
     const retreat = d.retreat?.options?.length ? d.retreat : null;
@@ -111,7 +112,7 @@ export class Roll {
   }
 
   /** The "Enter the roll" tab. */
-  section({state, content, board, battle, attacker, target, label, onApply, onHighlight, onTakeGround, onOverrun}) {
+  section({state, content, battle, target, label, onApply, onHighlight, onTakeGround, onOverrun}) {
     const dice = Number(battle.dice) || 0;
     const counts = this.counts();
     const n = this.order.length;
@@ -120,38 +121,50 @@ export class Roll {
     parts.push(h('p', {class: 'roll-count', id: 'roll-count', 'aria-live': 'polite'},
       h('strong', {}, `${n} of ${dice}`), ` ${dice === 1 ? 'die' : 'dice'} entered`,
       n < dice ? ' — tap the face each die shows.' : this.pending ? ' — working it out…' : '.'));
-    parts.push(h('div', {class: 'roll-faces', role: 'group', 'aria-label': 'Faces rolled'}, FACES.map((f) => h('button', {
-      type: 'button', class: `roll-face${hits.has(f) ? ' hits' : ''}`, 'data-fk': `roll-${f}`, disabled: n >= dice,
-      'aria-label': `${content.name(f)}: ${counts[f]} rolled${hits.has(f) ? ', a hit on this target' : ''}`,
-      onclick: () => this.add(f, dice, state),
-    }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.name(f) === f ? f : content.name(f)),
-    h('span', {class: 'roll-face-n'}, String(counts[f])), hits.has(f) ? h('span', {class: 'roll-face-hit'}, 'hit') : null))));
+    parts.push(h('div', {class: 'roll-faces', role: 'group', 'aria-label': 'Faces rolled'},
+      FACES.map((f) => h('button', {
+        type: 'button', class: `roll-face${hits.has(f) ? ' hits' : ''}`, 'data-fk': `roll-${f}`, disabled: n >= dice,
+        'aria-label': `${content.name(f)}: ${counts[f]} rolled${hits.has(f) ? ', a hit on this target' : ''}`,
+        onclick: () => this.add(f, dice, state),
+      }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.name(f) === f ? f : content.name(f)),
+      h('span', {class: 'roll-face-n'}, String(counts[f])),
+      hits.has(f) ? h('span', {class: 'roll-face-hit'}, 'hit') : null))));
     parts.push(h('div', {class: 'b-buttons'},
-      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'roll-undo', disabled: !n, onclick: () => this.undo()}, 'Undo'),
-      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'roll-clear', disabled: !n, onclick: () => { this.reset(); this.onChange(); }}, 'Clear'),
-      n === dice && this.answer && !this.answer.ok ? h('button', {type: 'button', class: 'button', 'data-fk': 'roll-apply', onclick: () => this.apply(state)}, 'Try again') : null));
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'roll-undo', disabled: !n,
+        onclick: () => this.undo()}, 'Undo'),
+      h('button', {type: 'button', class: 'button secondary', 'data-fk': 'roll-clear', disabled: !n,
+        onclick: () => { this.reset(); this.onChange(); }}, 'Clear'),
+      n === dice && this.answer && !this.answer.ok ? h('button',
+        {type: 'button', class: 'button', 'data-fk': 'roll-apply', onclick: () => this.apply(state)},
+        'Try again') : null));
     if (this.answer && !this.answer.ok) {
-      parts.push(h('p', {class: 'r-error', role: 'alert'}, this.answer.error.message, this.answer.error.field ? ` (field ${this.answer.error.field})` : ''));
+      parts.push(h('p', {class: 'r-error', role: 'alert'}, this.answer.error.message,
+        this.answer.error.field ? ` (field ${this.answer.error.field})` : ''));
     } else if (this.answer?.ok) {
-      parts.push(...this.outcomeParts({content, board, target, label, onApply, onHighlight}));
+      parts.push(...this.outcomeParts({content, target, label, onApply, onHighlight}));
     }
     if (this.after) parts.push(this.afterParts({content, label, onTakeGround, onOverrun}));
     return h('section', {class: 'r-section roll', 'data-tab': 'roll'}, h('h3', {}, 'Enter the roll'), ...parts);
   }
 
-  outcomeParts({content, board, target, label, onApply, onHighlight}) {
+  outcomeParts({content, target, label, onApply, onHighlight}) {
     const d = this.answer.data;
-    const link = (id) => (id && content.ruleUrl(id) ? h('a', {href: content.ruleUrl(id), class: 'rule-link'}, content.name(id)) : null);
+    const link = (id) => (id && content.ruleUrl(id) ? h('a', {href: content.ruleUrl(id), class: 'rule-link'},
+      content.name(id)) : null);
     const out = [h('h4', {id: 'roll-steps-h'}, 'What happens'),
-      h('ol', {class: 'roll-steps', id: 'roll-steps'}, (d.steps || []).map((st) => h('li', {}, st.text, ' ', h('span', {class: 'cite'}, link(st.rule)))))];
+      h('ol', {class: 'roll-steps', id: 'roll-steps'},
+        (d.steps || []).map((st) => h('li', {}, st.text, ' ', h('span', {class: 'cite'}, link(st.rule)))))];
     const options = d.retreat?.options || [];
     if (options.length > 1 || (options.length === 1 && d.vacated === 'owner_choice')) {
       out.push(h('h4', {}, d.vacated === 'owner_choice' ? 'The owner chooses' : 'Where it retreats'),
         h('ol', {class: 'retreat-options', id: 'roll-retreat'}, options.map((opt, i) => {
           const stays = opt.end.row === target.row && opt.end.col === target.col;
-          const text = `${opt.flags_ignored ? `Ignore ${opt.flags_ignored} flag${opt.flags_ignored === 1 ? '' : 's'}, ` : ''}${stays ? `stay on ${label(opt.end)}` : `back to ${label(opt.end)}`}`;
+          const n = opt.flags_ignored;
+          const ignored = n ? `Ignore ${n} flag${n === 1 ? '' : 's'}, ` : '';
+          const text = `${ignored}${stays ? `stay on ${label(opt.end)}` : `back to ${label(opt.end)}`}`;
           return h('li', {}, h('button', {
-            type: 'button', class: 'option', 'data-fk': `roll-retreat-${i}`, 'aria-pressed': this.choice === i ? 'true' : 'false',
+            type: 'button', class: 'option', 'data-fk': `roll-retreat-${i}`,
+            'aria-pressed': this.choice === i ? 'true' : 'false',
             onclick: () => { this.choice = i; onHighlight(i); this.onChange(); },
           }, h('span', {}, text), h('span', {class: opt.figures_lost ? 'loss bad' : 'loss'},
             opt.eliminated ? 'eliminated' : opt.figures_lost ? `−${opt.figures_lost} more` : 'no loss')));
@@ -176,9 +189,13 @@ export class Roll {
       items.push(h('button', {type: 'button', class: 'button secondary', 'data-fk': 'overrun', onclick: onOverrun},
         'Armor overrun: battle again'));
     }
-    items.push(h('button', {type: 'button', class: 'button secondary', 'data-fk': 'after-done', onclick: () => { this.after = null; this.onChange(); }}, 'Done'));
+    items.push(h('button',
+      {type: 'button', class: 'button secondary', 'data-fk': 'after-done',
+        onclick: () => { this.after = null; this.onChange(); }}, 'Done'));
     return h('div', {class: 'roll-after', id: 'roll-after'}, h('h4', {}, 'After the battle'),
-      h('p', {class: 'small'}, a.text, ' ', a.rule && content.ruleUrl(a.rule) ? h('a', {href: content.ruleUrl(a.rule), class: 'rule-link'}, content.name(a.rule)) : null),
+      h('p', {class: 'small'}, a.text, ' ',
+        a.rule && content.ruleUrl(a.rule) ? h('a', {href: content.ruleUrl(a.rule), class: 'rule-link'},
+          content.name(a.rule)) : null),
       h('div', {class: 'b-buttons'}, items));
   }
 }

@@ -74,7 +74,8 @@ export function newState(from = EMPTY) {
  * did not move. */
 function cleanPath(path) {
   if (!Array.isArray(path) || path.length < 2) return null;
-  const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row, col: p.col}));
+  const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row,
+    col: p.col}));
   return out.length === path.length ? out : null;
 }
 
@@ -114,7 +115,7 @@ export function situationDoc(state) {
     if (u.start_figures) out.start_figures = u.start_figures;
     if (u.badges.length) out.badges = [...u.badges];
     if (u.nation) out.nation = u.nation;
-    // A path says how the unit moved (issue #12): the engine derives `moved` from it.
+    // A path says how the unit moved: the engine derives `moved` from it.
     if (u.path) out.path = u.path.map((p) => ({row: p.row, col: p.col}));
     else if (u.moved) out.moved = u.moved;
     if (typeof u.ordered === 'boolean') out.ordered = u.ordered;
@@ -194,10 +195,13 @@ export function compact(state) {
   if (doc.face) c.e = doc.face;
   if (doc.bottom_side !== 'allies') c.s = doc.bottom_side;
   if (doc.rules) c.r = doc.rules;
-  if (doc.hexes.length) c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
+  if (doc.hexes.length) {
+    c.h = doc.hexes.map((x) => trim([x.row, x.col, x.terrain || '', x.obstacle || '', x.owner || ''], ['']));
+  }
   if (doc.units.length) {
     c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
-      (u.badges || []).join('+'), u.nation || '', u.moved || 0, (u.path || []).map((p) => `${p.row}.${p.col}`).join('_'),
+      (u.badges || []).join('+'), u.nation || '', u.moved || 0,
+      (u.path || []).map((p) => `${p.row}.${p.col}`).join('_'),
       `${u.ordered === true ? 'o' : u.ordered === false ? 'n' : ''}${u.battled ? 'b' : ''}`], ['', 0]));
   }
   if (state.attacker) c.a = state.attacker;
@@ -225,14 +229,18 @@ export function expand(c) {
     face: typeof c.e === 'string' ? c.e : null,
     bottom_side: c.s || 'allies',
     rules: list(c.r).map(String),
-    hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain, obstacle, owner})),
-    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved, path,
-      turn]) => ({
+    hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain,
+      obstacle, owner})),
+    units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved,
+      path, turn]) => ({
       id, side, type, row, col, figures,
       start_figures: start || null,
       badges: badges ? String(badges).split('+').filter(Boolean) : [],
       nation: nation || null, moved: moved || 0,
-      path: path ? String(path).split('_').map((p) => { const [r, c2] = p.split('.').map(Number); return {row: r, col: c2}; }) : null,
+      path: path ? String(path).split('_').map((p) => {
+        const [r, c2] = p.split('.').map(Number); return {row: r,
+          col: c2};
+      }) : null,
       ordered: String(turn || '').includes('o') ? true : String(turn || '').includes('n') ? false : null,
       battled: String(turn || '').includes('b'),
     })),

@@ -1,13 +1,14 @@
-/* The rules engine on this device: a Web Worker running adjudicator/engine/ in Pyodide.
- *
- * Started by offline-engine.js, whose first message is {index: <Pyodide folder>, bundle: <engine
- * zip URL>, budget: <the server's work budget per request>} (not URL parameters: the service worker may answer with the precached script, whose
- * URL then becomes this worker's location). It loads
- * Pyodide from our own static files (no CDN; the service worker serves them from the cache the
- * player filled by opting in), unpacks the engine bundle (the engine package + the compiled
- * rulebook) and answers messages {id, name, body} — name is the API endpoint ("battle"), body
- * the request JSON text — with {id, status, body}, body being the JSON text the server would
- * send. The Python side is adjudicator.engine.api.answer, the function the Flask views call. */
+// The rules engine on this device: a Web Worker running adjudicator/engine/ in Pyodide. A classic
+// worker script, since Pyodide is loaded with importScripts().
+//
+// Started by offline-engine.js, whose first message is {index: <Pyodide folder>, bundle: <engine
+// zip URL>, budget: <the server's work budget per request>} (not URL parameters: the service
+// worker may answer with the precached script, whose URL then becomes this worker's location).
+// It loads Pyodide from our own static files (no CDN; the service worker serves them from the
+// cache the player filled by opting in), unpacks the engine bundle (the engine package + the
+// compiled rulebook) and answers messages {id, name, body} — name is the API endpoint ("battle"),
+// body the request JSON text — with {id, status, body}, body being the JSON text the server would
+// send. The Python side is adjudicator.engine.api.answer, the function the Flask views call.
 /* global loadPyodide */
 
 const PYTHON_SETUP = `
@@ -22,7 +23,8 @@ def rule(name, body, work_budget=None):
     try:
         data = json.loads(body)
     except ValueError as exc:
-        return 400, json.dumps({"error": {"code": "invalid_json", "message": f"the body is not valid JSON: {exc}", "field": "(body)"}})
+        return 400, json.dumps({"error": {"code": "invalid_json", "message": f"the body is not valid JSON: {exc}",
+          "field": "(body)"}})
     status, out = answer(name, data, RULEBOOK, work_budget)
     return status, json.dumps(out)
 `;

@@ -148,7 +148,8 @@ export async function localRequest(url, init) {
   if (reply.status === 200) return {ok: true, status: 200, data, local: true};
   const error = data.error || {};
   return {ok: false, status: reply.status, local: true,
-    error: {code: error.code || 'error', message: error.message || 'The offline engine could not rule.', field: error.field || null}};
+    error: {code: error.code || 'error', message: error.message || 'The offline engine could not rule.',
+      field: error.field || null}};
 }
 
 /** "Ruled on this device" above the ruling while answers come from the local engine. */
@@ -163,13 +164,23 @@ export function showNote(local) {
     note.id = 'ruled-locally';
     note.className = 'b-local muted small';
     note.setAttribute('role', 'status');
-    note.textContent = 'Ruled on this device: the server cannot be reached, so the rules engine saved on this phone answered.';
+    note.textContent = 'Ruled on this device: the server cannot be reached, '
+      + 'so the rules engine saved on this phone answered.';
     bar.before(note);
   }
   note.hidden = !local;
   // the plain 'rulings need the network' banner is wrong while this device rules
   const banner = document.getElementById('b-offline');
   if (banner && local) banner.hidden = true;
+}
+
+/** Keep the builder's "rulings need the network" banner true to the connection (hidden while the
+ * engine on this device answers instead); `onBack()` runs when the connection returns. */
+export function watchConnection(onBack) {
+  const banner = () => { document.getElementById('b-offline').hidden = navigator.onLine || choice() === 'on'; };
+  window.addEventListener('online', () => { banner(); onBack(); });
+  window.addEventListener('offline', banner);
+  banner();
 }
 
 // -- the offer in the builder ----------------------------------------------------------------

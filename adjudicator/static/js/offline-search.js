@@ -9,13 +9,13 @@
 // word the whole index has never seen is stemmed here, by a small fallback; such a word matches
 // nothing either way.
 (function () {
-  "use strict";
+  'use strict';
   let dataPromise = null;
 
   function load() {
     if (!dataPromise) {
-      dataPromise = fetch("/api/v1/search-data")
-        .then((r) => (r.ok ? r.json() : Promise.reject(new Error("no search data"))))
+      dataPromise = fetch('/api/v1/search-data')
+        .then((r) => (r.ok ? r.json() : Promise.reject(new Error('no search data'))))
         .then(prepare)
         .catch((err) => { dataPromise = null; throw err; });
     }
@@ -29,8 +29,10 @@
     const frequencies = new Map(Object.entries(t.frequencies));
     const nameWords = new Set(t.name_words);
     const indexStems = new Set();
-    for (const field of Object.keys(t.bm25.postings)) for (const stem of Object.keys(t.bm25.postings[field])) indexStems.add(stem);
-    const synonyms = new Map(t.synonyms.map(([k, vs]) => [k.join(" "), vs]));
+    for (const field of Object.keys(t.bm25.postings)) {
+      for (const stem of Object.keys(t.bm25.postings[field])) indexStems.add(stem);
+    }
+    const synonyms = new Map(t.synonyms.map(([k, vs]) => [k.join(' '), vs]));
     let longest = 0;
     for (const [k] of t.synonyms) longest = Math.max(longest, k.length);
     const singleKeys = new Set(t.synonyms.filter(([k]) => k.length === 1).map(([k]) => k[0]));
@@ -54,7 +56,8 @@
     for (const [field, table] of Object.entries(t.bm25.postings)) {
       postings[field] = new Map(Object.entries(table));
     }
-    return {t, stop, frequencies, nameWords, indexStems, synonyms, longest, singleKeys, byDelete, sortedWords, phrases, postings};
+    return {t, stop, frequencies, nameWords, indexStems, synonyms, longest, singleKeys, byDelete, sortedWords,
+      phrases, postings};
   }
 
   function codepoints(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -66,23 +69,23 @@
   }
 
   // -- analysis (search.words_of, search.stems_of) -------------------------------------------
-  function fold(text) { return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, ""); }
+  function fold(text) { return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''); }
 
   function rawWords(text) { return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) || []); }
 
   function wordsOf(text) { return rawWords(text).map(fold); }
 
   function fallbackStem(ix, word) {
-    for (const cut of ["", "s", "es", "ing", "ed", "ly", "ies"]) {
+    for (const cut of ['', 's', 'es', 'ing', 'ed', 'ly', 'ies']) {
       if (cut && !word.endsWith(cut)) continue;
-      const base = word.slice(0, word.length - cut.length) + (cut === "ies" ? "i" : "");
+      const base = word.slice(0, word.length - cut.length) + (cut === 'ies' ? 'i' : '');
       if (ix.indexStems.has(base)) return base;
     }
     return word;
   }
 
   function stemOf(ix, word) {
-    if (ix.stop.has(word) || word.length < 2) return "";
+    if (ix.stop.has(word) || word.length < 2) return '';
     const folded = fold(word);
     if (Object.prototype.hasOwnProperty.call(ix.t.stems, folded)) return ix.t.stems[folded];
     if (ix.frequencies.has(folded) || ix.indexStems.has(folded)) return folded;
@@ -101,7 +104,7 @@
       if (a[i] === b[i]) continue;
       if (a[i] === undefined) return -1;
       if (b[i] === undefined) return 1;
-      return typeof a[i] === "string" ? codepoints(a[i], b[i]) : a[i] - b[i];
+      return typeof a[i] === 'string' ? codepoints(a[i], b[i]) : a[i] - b[i];
     }
     return 0;
   }
@@ -121,7 +124,8 @@
       for (let j = 1; j <= b.length; j++) {
         const cost = a[i - 1] === b[j - 1] ? 0 : 1;
         current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], previous2[j - 2] + 1);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j],
+          previous2[j - 2] + 1);
       }
       if (Math.min(...current) > limit) return limit + 1;
       previous2 = previous;
@@ -162,9 +166,9 @@
   // -- a query (search.parse_query) -----------------------------------------------------------
   function clean(ix, text) {
     const max = ix.t.limits.max_query_chars;
-    let out = text.slice(0, max * 4).normalize("NFKC");
-    out = out.replace(/[\p{C}]/gu, " ");
-    return out.replace(/\s+/g, " ").trim().slice(0, max);
+    let out = text.slice(0, max * 4).normalize('NFKC');
+    out = out.replace(/[\p{C}]/gu, ' ');
+    return out.replace(/\s+/g, ' ').trim().slice(0, max);
   }
 
   function parseQuery(ix, raw, typing) {
@@ -181,8 +185,12 @@
       const fix = known ? null : correct(ix, word);
       if (last && !ix.nameWords.has(word) && !ix.stop.has(word)) completions.set(i, complete(ix, word));
       else if (!known && fix === null) completions.set(i, complete(ix, word));
-      if (fix !== null && !(completions.get(i) || []).length) { anyCorrection = true; corrected.push(fix); }
-      else corrected.push(word);
+      if (fix !== null && !(completions.get(i) || []).length) {
+        anyCorrection = true;
+        corrected.push(fix);
+      } else {
+        corrected.push(word);
+      }
     });
     const groups = [];
     let i = 0;
@@ -190,24 +198,25 @@
       let span = 1;
       let replacements = [];
       for (let length = Math.min(ix.longest, corrected.length - i); length > 0; length--) {
-        const k = corrected.slice(i, i + length).join(" ");
+        const k = corrected.slice(i, i + length).join(' ');
         if (ix.synonyms.has(k)) { span = length; replacements = ix.synonyms.get(k); break; }
       }
       const typed = words.slice(i, i + span);
       const readings = corrected.slice(i, i + span);
-      const weight = readings.join(" ") === typed.join(" ") ? W.typed : W.fuzzy;
-      const alternatives = [{stems: stemsOf(ix, readings.join(" ")), weight}];
-      for (const r of replacements) alternatives.push({stems: stemsOf(ix, r.join(" ")), weight: weight * W.synonym});
-      if (span === 1) (completions.get(i) || []).forEach((c, n) => alternatives.push({stems: stemsOf(ix, c), weight: n === 0 ? W.prefix : W.prefix_other}));
+      const weight = readings.join(' ') === typed.join(' ') ? W.typed : W.fuzzy;
+      const alternatives = [{stems: stemsOf(ix, readings.join(' ')), weight}];
+      for (const r of replacements) alternatives.push({stems: stemsOf(ix, r.join(' ')), weight: weight * W.synonym});
+      if (span === 1) (completions.get(i) || []).forEach((c, n) => alternatives.push({stems: stemsOf(ix, c),
+        weight: n === 0 ? W.prefix : W.prefix_other}));
       const unique = new Map();
       for (const a of alternatives) {
-        const k = a.stems.join(" ");
+        const k = a.stems.join(' ');
         if (a.stems.length && !unique.has(k)) unique.set(k, a);
       }
       if (unique.size) groups.push({typed, alternatives: [...unique.values()]});
       i += span;
     }
-    return {text, groups, suggestion: anyCorrection ? corrected.join(" ") : null};
+    return {text, groups, suggestion: anyCorrection ? corrected.join(' ') : null};
   }
 
   // -- BM25F over the same query (search.whoosh_query) ----------------------------------------
@@ -270,7 +279,8 @@
     for (const a of groups[at].alternatives) {
       if (a.weight < ix.t.weights.naming) continue;
       const size = a.stems.length;
-      if (phrase.slice(0, size).join(" ") === a.stems.join(" ")) found = found.concat(consume(ix, phrase.slice(size), groups, at + 1, weight * a.weight));
+      if (phrase.slice(0, size).join(' ') === a.stems.join(' ')) found = found.concat(consume(ix, phrase.slice(size),
+        groups, at + 1, weight * a.weight));
     }
     return found;
   }
@@ -284,7 +294,9 @@
           for (const [end, weight] of consume(ix, phrase, parsed.groups, start, 1.0)) {
             const match = {start, end, weight, length: end - start};
             const old = best.get(doc);
-            if (!old || match.length > old.length || (match.length === old.length && match.weight > old.weight)) best.set(doc, match);
+            const longer = !old || match.length > old.length
+              || (match.length === old.length && match.weight > old.weight);
+            if (longer) best.set(doc, match);
           }
         }
       }
@@ -299,7 +311,7 @@
   function rank(ix, parsed, scores) {
     const named = new Map([...namedEntries(ix, parsed)].filter(([d]) => scores.has(d)));
     const total = parsed.groups.length;
-    const typed = wordsOf(parsed.text).join(" ");  // search.literal: small words kept
+    const typed = wordsOf(parsed.text).join(' ');  // search.literal: small words kept
     const keys = new Map();
     for (const doc of scores.keys()) {
       const m = named.get(doc);
@@ -308,7 +320,8 @@
       const weight = round6(m.weight);
       const wordForWord = ix.t.docs[doc][8].includes(typed) ? 1 : 0;
       if (m.start === 0 && m.end === total) keys.set(doc, [0, -weight, -wordForWord, -specificity, -m.length]);
-      else if ([...named].some(([d, other]) => d !== doc && outranks(other, m))) keys.set(doc, [2, -specificity, -weight, -m.length]);
+      else if ([...named].some(([d, other]) => d !== doc && outranks(other, m))) keys.set(doc,
+        [2, -specificity, -weight, -m.length]);
       else keys.set(doc, [1, -specificity, -weight, -m.length]);
     }
     return [...scores.keys()].sort((a, b) => compareTuples(keys.get(a), keys.get(b)) || scores.get(b) - scores.get(a)
@@ -334,31 +347,31 @@
   // On the search page served from the offline cache: answer the query in the browser.
   function renderOfflinePage() {
     const params = new URLSearchParams(location.search);
-    const q = params.get("q");
+    const q = params.get('q');
     if (!q || navigator.onLine !== false) return;
-    const main = document.getElementById("main");
+    const main = document.getElementById('main');
     if (!main) return;
-    search(q, params.get("kind")).then((results) => {
-      const section = document.createElement("section");
-      section.className = "offline-results";
-      section.setAttribute("aria-live", "polite");
-      const h = document.createElement("h1");
+    search(q, params.get('kind')).then((results) => {
+      const section = document.createElement('section');
+      section.className = 'offline-results';
+      section.setAttribute('aria-live', 'polite');
+      const h = document.createElement('h1');
       h.textContent = `Offline results for “${q}”`;
-      const note = document.createElement("p");
-      note.className = "muted";
+      const note = document.createElement('p');
+      note.className = 'muted';
       note.textContent = results.length
-        ? "You are offline: these come from the copy of the rules saved on this device, ranked as online."
-        : "You are offline and nothing saved on this device matches.";
-      const list = document.createElement("ol");
-      list.className = "entry-list";
+        ? 'You are offline: these come from the copy of the rules saved on this device, ranked as online.'
+        : 'You are offline and nothing saved on this device matches.';
+      const list = document.createElement('ol');
+      list.className = 'entry-list';
       for (const r of results) {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
+        const li = document.createElement('li');
+        const a = document.createElement('a');
         a.href = r.url;
         a.textContent = r.name;
-        const span = document.createElement("span");
-        span.className = "muted";
-        span.textContent = " — " + r.snippet;
+        const span = document.createElement('span');
+        span.className = 'muted';
+        span.textContent = ` — ${r.snippet}`;
         li.append(a, span);
         list.append(li);
       }
@@ -368,6 +381,6 @@
   }
 
   window.adjudicatorOfflineSearch = search;
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderOfflinePage);
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', renderOfflinePage);
   else renderOfflinePage();
 })();

@@ -1,0 +1,58 @@
+// The ruling requests: after each change, the rulings the situation calls for — the battle and
+// the line of sight between attacker and target, the target's retreat, the selected supplier's
+// re-supply — asked together (builder-api.js), their answers kept in the store as one set. A
+// newer change aborts the requests of the older one, so an answer about a situation that has
+// since changed is never shown.
+
+import {debounced, postJSON} from './builder-api.js';
+import {playFields, rulingDoc, situationDoc} from './builder-state.js';
+
+/** The wait after a change before asking: taps in a row ask once. */
+const WAIT_MS = 220;
+
+export class Requests {
+  /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {ruling, …}. */
+  constructor({store, api, redraw}) {
+    Object.assign(this, {store, api, redraw});
+    this.schedule = debounced((signal) => this.ask(signal), WAIT_MS);
+  }
+
+  async ask(signal) {
+    const {store, api} = this;
+    const {state} = store;
+    const doc = situationDoc(state);
+    const attacker = store.attacker();
+    const target = store.target();
+    const supplier = store.selectedSupplier();
+    const jobs = {};
+    if (attacker && target) {
+      const alone = store.cardAttacksAlone();
+      const battle = {...rulingDoc(state), attacker: alone ? null : attacker.id, target: target.id};
+      if (state.card) Object.assign(battle, {card: state.card, ...playFields(state)});
+      if (state.combat_card) battle.combat_card = state.combat_card;
+      if (state.overrun_battle) battle.overrun_battle = true;
+      jobs.battle = postJSON(api.battle, battle, signal);
+      // The card's own attack needs no line of sight (it is ruled on the target alone).
+      if (!alone) jobs.los = postJSON(api.line_of_sight,
+        {...doc, from: {row: attacker.row, col: attacker.col}, to: {row: target.row, col: target.col}}, signal);
+    }
+    if (target) {
+      const retreat = {...doc, unit: target.id, flags: state.flags};
+      if (state.card) retreat.card = state.card;
+      if (state.combat_card) retreat.combat_card = state.combat_card;
+      jobs.retreat = postJSON(api.retreat, retreat, signal);
+    }
+    if (supplier) jobs.resupply = postJSON(api.resupply, {...doc, supplier: supplier.id}, signal);
+    const names = Object.keys(jobs);
+    const answers = await Promise.all(Object.values(jobs));
+    if (signal.aborted || answers.some((a) => a.aborted)) return;
+    store.setResults(Object.fromEntries(names.map((n, i) => [n, answers[i]])));
+    const b = store.ui.results.battle;
+    if (b?.ok && b.data.legal && b.data.dice >= 1 && store.state.flags > b.data.dice) {
+      store.capFlags(b.data.dice); // no more flags than dice: ask again for the retreat that can happen
+      store.commit();
+      return;
+    }
+    this.redraw.ruling();
+  }
+}

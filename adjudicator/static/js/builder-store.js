@@ -1,0 +1,291 @@
+// The builder's one owner of what the player has set up: the situation with its selection
+// (builder-state.js gives its shape and its share-link form) and the view state (the tapped hex,
+// the open tab, move mode, the last rulings). Every other module reads it through the getters
+// here and changes it through the methods here, then calls commit(), which hands the change to
+// the controller (builder.js): redraw, ask for new rulings, update the link.
+//
+// The objects the getters return are the live ones: a reader must not change them. The unit form
+// (builder-controls.js) is the one writer handed a unit to edit in place; it reports each edit
+// through unitEdited().
+
+import {settleFigures} from './builder-controls.js';
+import {
+  EMPTY, clearOrders, key, newState, nextUnitId, setOrdered, setPlay, unitAt, unitById,
+} from './builder-state.js';
+
+const otherSide = (side) => (side === 'allies' ? 'axis' : 'allies');
+
+/** The situation fields set from the page's controls (builder-settings.js) by name. */
+const FIELDS = new Set(['bottom_side', 'face', 'card', 'combat_card', 'overrun_battle', 'title']);
+
+export class Store {
+  #state = newState(EMPTY);
+  #ui = {
+    selected: null, // {row, col} of the tapped hex, whose sheet is open
+    editing: false, // the unit form is open in the sheet
+    expanded: false, // the ruling is unfolded (on a phone)
+    tab: 'dice', // the ruling's tab shown
+    moving: null, // the id of the unit in move mode
+    move: null, // the /move answer while moving (builder-move.js)
+    labels: false, // every hex shows its coordinates
+    results: {}, // the last answer of each ruling request (builder-requests.js)
+    highlight: null, // the retreat option pointed at
+    pending: false, // a change waits for its rulings
+  };
+
+  /** `boards` and `faces` from the page data; `onCommit({push, refresh})` is the controller's. */
+  constructor({boards, faces, content, onCommit}) {
+    this.boards = boards;
+    this.faces = faces;
+    this.content = content;
+    this.onCommit = onCommit;
+  }
+
+  // -- reading --------------------------------------------------------------------------------
+  get state() { return this.#state; }
+  get ui() { return this.#ui; }
+
+  /** The board the situation is on (its hexes, labels and sections, from the page data). */
+  board() { return this.boards[this.#state.board]; }
+  unitAt(row, col) { return unitAt(this.#state, row, col); }
+  unitById(id) { return unitById(this.#state, id); }
+  attacker() { return unitById(this.#state, this.#state.attacker); }
+  target() { return unitById(this.#state, this.#state.target); }
+  cell(row, col) { return this.#state.hexes.get(key(row, col)) || {terrain: null, obstacle: null, owner: null}; }
+
+  selectedUnit() {
+    const at = this.#ui.selected;
+    return at ? this.unitAt(at.row, at.col) : null;
+  }
+
+  /** The selected unit when it can re-supply (its sheet then shows the re-supply ruling). */
+  selectedSupplier() {
+    const unit = this.selectedUnit();
+    return unit && this.content.canResupply(unit) ? unit : null;
+  }
+
+  /** Whether the chosen command card attacks by itself (Air Power, Barrage): then /battle and
+   * /resolve rule the card's dice on the target, and the attacker plays no part. */
+  cardAttacksAlone() {
+    const card = this.#state.card;
+    return Boolean(card && this.content.p.command_cards.find((c) => c.id === card)?.attacks_alone);
+  }
+
+  /** Hand the change to the controller: redraw, and (unless `refresh` is false) ask again. */
+  commit({push = false, refresh = true} = {}) {
+    if (refresh) this.#ui.pending = true;
+    this.onCommit({push, refresh});
+  }
+
+  // -- the whole situation --------------------------------------------------------------------
+  /** Start from another situation (a link, an example, an import, a saved one): nothing stays
+   * selected. A board or a face this content does not know falls back to the default. */
+  load(next) {
+    const state = newState(next);
+    if (!this.boards[state.board]) state.board = 'standard';
+    if (state.face && !this.faces.has(state.face)) state.face = null;
+    this.#state = state;
+    Object.assign(this.#ui, {selected: null, editing: false, moving: null, move: null, results: {}});
+  }
+
+  /** Another board kind: what does not fit on it is removed; returns how many things were. */
+  changeBoard(kind) {
+    const state = this.#state;
+    const fits = (p) => this.boards[kind].hexes.some((x) => x.row === p.row && x.col === p.col);
+    const at = (k) => { const [row, col] = k.split(',').map(Number); return {row, col}; };
+    const lost = state.units.filter((u) => !fits(u)).length
+      + [...state.hexes.keys()].filter((k) => !fits(at(k))).length;
+    state.board = kind;
+    state.units = state.units.filter(fits);
+    for (const k of [...state.hexes.keys()]) if (!fits(at(k))) state.hexes.delete(k);
+    if (!this.attacker()) state.attacker = null;
+    if (!this.target()) state.target = null;
+    this.#ui.selected = null;
+    return lost;
+  }
+
+  /** One of the situation's own fields (FIELDS) set from a control. */
+  setField(name, value) {
+    if (!FIELDS.has(name)) throw new Error(`not a situation field: ${name}`);
+    this.#state[name] = value;
+  }
+
+  /** A special rule of the scenario in effect or not. */
+  setRule(id, on) {
+    const state = this.#state;
+    state.rules = state.rules.filter((x) => x !== id);
+    if (on) state.rules.push(id);
+  }
+
+  /** Flags rolled, as the player picks them (no retreat option stays pointed at). */
+  setFlags(n) {
+    this.#state.flags = n;
+    this.#ui.highlight = null;
+  }
+
+  /** No more flags than dice: the battle's dice cap the flags picked. */
+  capFlags(dice) {
+    this.#state.flags = dice;
+  }
+
+  // -- hexes and units ------------------------------------------------------------------------
+  /** Change the terrain, obstacle or owner of a hex; a hex left with neither is forgotten. */
+  setCell(row, col, mutate) {
+    const cell = this.cell(row, col);
+    mutate(cell);
+    if (cell.terrain || cell.obstacle) this.#state.hexes.set(key(row, col), cell);
+    else this.#state.hexes.delete(key(row, col));
+  }
+
+  /** Empty a hex: its unit, terrain and obstacle. */
+  clearHex(row, col) {
+    const unit = this.unitAt(row, col);
+    if (unit) this.removeUnit(unit);
+    this.#state.hexes.delete(key(row, col));
+  }
+
+  placeUnit(row, col, side, type) {
+    const unit = {id: nextUnitId(this.#state), side, type, row, col, figures: null, start_figures: null, badges: [],
+      nation: null, moved: 0};
+    settleFigures(this.content, unit, true);
+    this.#state.units.push(unit);
+    this.settleRoles(unit);
+    return unit;
+  }
+
+  removeUnit(unit) {
+    const state = this.#state;
+    state.units = state.units.filter((u) => u !== unit);
+    if (state.attacker === unit.id) state.attacker = null;
+    if (state.target === unit.id) state.target = null;
+    if (this.#ui.moving === unit.id) this.stopMoving();
+    this.settleRoles(null);
+  }
+
+  /** The unit form changed `unit` in place (its side may now make it a friend of its rival). */
+  unitEdited(unit) {
+    this.settleRoles(unit);
+  }
+
+  /** Put a unit on a hex: along a path it moved this turn (start first), or with none. */
+  moveUnit(unit, to, path = null, hexesMoved = 0) {
+    const hadPath = Boolean(unit.path);
+    unit.row = to.row;
+    unit.col = to.col;
+    unit.path = path && path.length > 1 ? path.map((p) => ({row: p.row, col: p.col})) : null;
+    // The token's →n shows the hexes moved (climb costs counted); the engine reads the path.
+    if (unit.path) unit.moved = hexesMoved;
+    else if (hadPath) unit.moved = 0;
+  }
+
+  /** "Undo the move": back to the start of its path, as if it had not moved. */
+  undoMove(unit) {
+    unit.row = unit.path[0].row;
+    unit.col = unit.path[0].col;
+    unit.path = null;
+    unit.moved = 0;
+    this.#ui.selected = {row: unit.row, col: unit.col};
+  }
+
+  /** A ground taken or a retreat entered: the unit stands on `hex`, not as part of its move. */
+  standOn(unit, hex) {
+    unit.row = hex.row;
+    unit.col = hex.col;
+    unit.path = null;
+  }
+
+  /** A battle's outcome applied to its target: figures lost, and where it ends or removed. */
+  applyLoss(target, {lost, end, eliminated}) {
+    if (eliminated) this.removeUnit(target);
+    else {
+      target.figures -= lost;
+      this.standOn(target, end);
+    }
+  }
+
+  // -- attacker and target --------------------------------------------------------------------
+  /** Attacker and target follow the board without a tap: the first unit placed attacks, the
+   * first one of the other side is its target; a side change that makes them friends frees the
+   * target role for the nearest-placed unit of the other side. `changed` is the unit just placed
+   * or edited, preferred for a free role. */
+  settleRoles(changed) {
+    const state = this.#state;
+    let a = this.attacker();
+    let t = this.target();
+    if (a && t && a.side === t.side) {
+      if (changed === a || changed !== t) t = null;
+      else a = null;
+    }
+    const latestOf = (side, not) => [...state.units].reverse().find((u) => u.side === side && u !== not) || null;
+    if (!a && !t && changed && state.units.includes(changed)) {
+      a = changed;
+      t = latestOf(otherSide(changed.side));
+    }
+    if (a && !t) t = changed && changed !== a && changed.side !== a.side ? changed : latestOf(otherSide(a.side));
+    if (t && !a) a = changed && changed !== t && changed.side !== t.side ? changed : latestOf(otherSide(t.side));
+    state.attacker = a ? a.id : null;
+    state.target = t ? t.id : null;
+  }
+
+  /** The sheet's Attacker or Target button: give `unit` the role, or take it back. */
+  toggleRole(unit, name) {
+    const state = this.#state;
+    const other = name === 'attacker' ? 'target' : 'attacker';
+    state[name] = state[name] === unit.id ? null : unit.id;
+    if (state[other] === unit.id) state[other] = null;
+    if (state[name] === unit.id) {
+      const rival = this.unitById(state[other]);
+      if (rival && rival.side === unit.side) state[other] = null;
+    }
+    this.settleRoles(state[name] === unit.id ? null : unit);
+  }
+
+  /** The battle shown: these two units (ids), as the fire map or an overrun picks them. */
+  setBattle(attacker, target, {overrun = this.#state.overrun_battle} = {}) {
+    this.#state.attacker = attacker;
+    this.#state.target = target;
+    this.#state.overrun_battle = overrun;
+  }
+
+  // -- the card played (builder-orders.js) ---------------------------------------------------
+  /** "Play a card": the side ordering and how the card is played; null: no card played. */
+  setPlay(play) { setPlay(this.#state, play); }
+
+  /** A unit ordered this turn, or its order taken back. */
+  setOrdered(unit, on) { setOrdered(this.#state, unit, on); }
+
+  /** Every order taken back (another card, another section). */
+  clearOrders() { clearOrders(this.#state); }
+
+  // -- the view -------------------------------------------------------------------------------
+  /** Open the sheet of a hex (null closes it); the unit form and the unfolded ruling close. */
+  select(hex, {keepEditing = false, keepExpanded = true} = {}) {
+    this.#ui.selected = hex ? {row: hex.row, col: hex.col} : null;
+    if (!keepEditing) this.#ui.editing = false;
+    if (!keepExpanded) this.#ui.expanded = false;
+  }
+
+  toggleEditing() { this.#ui.editing = !this.#ui.editing; }
+  setExpanded(open) { this.#ui.expanded = open; }
+  setTab(tab) { this.#ui.tab = tab; }
+  toggleLabels() { this.#ui.labels = !this.#ui.labels; return this.#ui.labels; }
+  setHighlight(i) { this.#ui.highlight = i; }
+
+  /** Move mode for `unit`: returns the fresh move record builder-move.js fills in. */
+  startMoving(unit) {
+    this.#ui.moving = unit.id;
+    this.#ui.move = {tap: null, queued: null};
+    return this.#ui.move;
+  }
+
+  stopMoving() {
+    this.#ui.moving = null;
+    this.#ui.move = null;
+  }
+
+  /** The answers of one round of ruling requests ({battle, los, retreat, resupply}). */
+  setResults(results) {
+    this.#ui.results = results;
+    this.#ui.pending = false;
+  }
+}

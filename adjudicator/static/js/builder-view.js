@@ -1,0 +1,99 @@
+// One render pass of the builder: the board, the legend's board face, the hint, each panel of the
+// page (the hex sheet, the ruling, and any panel the controller registers), and the dock that
+// keeps them below the board on a phone. It only reads the store (builder-store.js).
+
+import {$, fill, h} from './builder-dom.js';
+
+/** The message bar above the board (an empty text hides it). */
+export function message(text, kind = 'info') {
+  const el = $('#b-message');
+  el.hidden = !text;
+  el.className = `b-message ${kind}`;
+  el.textContent = text || '';
+}
+
+/** The one-line hint under the board. */
+export function hint(text) {
+  $('#b-hint').textContent = text;
+}
+
+/** Run `fn`, a redraw, keeping the keyboard focus on the same control (its `data-fk`). */
+export function withFocusKept(fn) {
+  const active = document.activeElement;
+  const fk = active?.dataset?.fk;
+  const inSheet = $('#sheet').contains(active);
+  fn();
+  if (fk) {
+    const again = document.querySelector(`[data-fk="${CSS.escape(fk)}"]`);
+    if (again && !again.disabled) again.focus({preventScroll: true});
+    // A choice that is gone after its own tap (a unit placed): focus stays in the sheet.
+    else if (inSheet && !$('#sheet').hidden) $('#sheet-body button, #sheet-body select')?.focus({preventScroll: true});
+  }
+}
+
+export class View {
+  /** `panels`: the parts of the page drawn in each pass, in order, each with a render(). */
+  constructor({store, board, content, faces, fire, orders, readonly, wide, panels}) {
+    Object.assign(this, {store, board, content, faces, fire, orders, readonly, wide, panels});
+  }
+
+  render() {
+    const {store, board} = this;
+    this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
+    board.render(store.state, store.ui);
+    this.renderFace();
+    hint(this.toolHint());
+    withFocusKept(() => {
+      for (const panel of this.panels) panel.render();
+    });
+    this.fitDock();
+  }
+
+  toolHint() {
+    const {store, content} = this;
+    if (this.readonly) return 'Tap a hex to see what is on it.';
+    if (store.ui.moving) {
+      const u = store.unitById(store.ui.moving);
+      if (!u) return '';
+      return `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; `
+        + 'tap another to hear why not (Esc cancels).';
+    }
+    if (this.orders.active) return this.orders.hint();
+    if (!store.state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
+    return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
+  }
+
+  /** The legend says which face the board is drawn in; the face is only a look (core rule `board_faces`). */
+  renderFace() {
+    const item = $('#legend-face');
+    if (!item) return;
+    const {state} = this.store;
+    const {names, entry} = this.faces;
+    const face = state.face || this.faces.default;
+    item.hidden = !names.size;
+    const rule = entry ? this.content.ruleUrl(entry) : null;
+    fill(item, h('span', {class: 'lg-hex t-open', 'data-face': face, 'aria-hidden': 'true'}), ' Board face: ',
+      h('strong', {id: 'legend-face-name'}, names.get(face) || face || 'none'),
+      ` — the printed look of the board${state.face ? '' : ' (none given: the default)'}; it changes no rule`,
+      rule ? [' (', h('a', {href: rule}, 'board faces'), ')'] : null, '.');
+  }
+
+  /** On a phone the docked sheet and ruling take the screen below the board, never the board. */
+  fitDock() {
+    const dock = $('#b-dock');
+    if (this.wide.matches) { dock.style.removeProperty('--dock-max'); return; }
+    const bottom = $('#board-wrap').getBoundingClientRect().bottom + window.scrollY;
+    dock.style.setProperty('--dock-max', `${Math.max(window.innerHeight - bottom, window.innerHeight * 0.3)}px`);
+  }
+
+  /** Bring a hex well inside the board's view (clear of the zoom buttons at its right edge). */
+  centreOn(p) {
+    const {board} = this;
+    if (!p || !board.scale) return;
+    const wrap = $('#board-wrap');
+    const x = board.x(p.col) * board.scale;
+    if (x < wrap.scrollLeft + 60 || x > wrap.scrollLeft + wrap.clientWidth - 90) {
+      wrap.scrollLeft = x - wrap.clientWidth / 2;
+    }
+  }
+}
