@@ -247,3 +247,17 @@ def test_an_order_example_opens_with_its_card_played(client):
     assert [u["id"] for u in state["units"] if u.get("ordered")] == ["A", "B", "C"]
     probe = next(c for c in data["palette"]["command_cards"] if c["id"] == "probe")
     assert probe["section"] is True and probe["orders"] == "2 units in the card's section"
+
+
+def test_the_fire_map_rules_the_other_sides_battles_without_the_card(client):
+    units = [unit("A", "allies", 5, 11, "armor"), unit("I", "allies", 5, 13), unit("Z", "axis", 4, 12),
+             unit("K", "axis", 0, 2, "armor")]
+    both = post(client, "fire-map", units, card="armor_assault")
+    # without the side, the card binds every attacker: the Axis have armor, so their infantry may not battle
+    assert {b["target"]: b["legal"] for b in both["battles"] if b["attacker"] == "Z"} == {"A": False, "I": False}
+    played = post(client, "fire-map", units, card="armor_assault", side="allies")
+    legal = {(b["attacker"], b["target"]): b["legal"] for b in played["battles"]}
+    assert legal[("A", "Z")] is True and legal[("I", "Z")] is False  # the card binds the side playing it
+    assert legal[("Z", "A")] is True  # the Axis infantry's battle is its own turn's, without Armor Assault
+    bad = client.post("/api/v1/fire-map", json={"units": units, "card": "probe", "side": "nobody"})
+    assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "side"

@@ -273,7 +273,11 @@ def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     unit = unit_id_of(data, "unit", situation) if data.get("unit") is not None else None
     card, combat_card = card_name_of(data, "card"), card_name_of(data, "combat_card")
     card, order = played_card_of(data, card, rulebook)
-    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card, order=order))
+    side = data.get("side")
+    if side is not None and side not in SIDES:
+        raise RequestError("side", f"`side` must be one of {', '.join(SIDES)}: the side playing the card")
+    shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card, order=order,
+                                         card_side=side))
     return fire_map_json(shots)
 
 

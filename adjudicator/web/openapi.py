@@ -653,6 +653,8 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
         "FireMapRequest": _with(situation, [], {
             "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
             **cards, **play,
+            "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
+                     "description": "the side playing the card: the other side's battles are ruled without it"},
         }),
         "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
         "OrderRequest": _with(situation, ["side", "card"], {

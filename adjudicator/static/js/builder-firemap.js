@@ -27,6 +27,7 @@ export class FireMap {
     }
     const body = {...rulingDoc(state), unit: unit.id};
     if (state.card) Object.assign(body, {card: state.card, ...playFields(state)});
+    if (state.card && state.play?.side) body.side = state.play.side; // the other side's fire is ruled without it
     if (state.combat_card) body.combat_card = state.combat_card;
     const k = JSON.stringify(body);
     if (k === this.key) return;
