@@ -277,6 +277,7 @@ class _Planner:
         self.own = [u for u in situation.units if u.side == side]
         self.effects: list[Reason] = []
         self.pools = self.groups()
+        self.ruled: dict[tuple[str, int, int, bool], UnitOrder] = {}  # one ruling per unit, hex and check
 
     def name(self, entry: str) -> str:
         return self.rulebook.names.get(entry, entry)
@@ -513,16 +514,18 @@ def plan_order(situation: Situation, rulebook: Rulebook, side: str, terms: Order
     return _Planner(situation, rulebook, side, terms).plan()
 
 
-_LAST: list[tuple[Situation, str, OrderTerms, _Planner]] = []
+_RECENT: list[tuple[Situation, str, OrderTerms, _Planner]] = []
+"""The planners of the last situation object asked about, one per side (the fire map asks once
+per pair, attackers of both sides in turn); the situation is frozen, and held here so that its
+identity cannot be reused."""
 
 
 def _cached_planner(situation: Situation, rulebook: Rulebook, side: str, terms: OrderTerms) -> _Planner:
-    """The planner of the last situation object asked about (the fire map asks once per pair; the
-    situation is frozen, and held here so that its identity cannot be reused)."""
-    if _LAST and _LAST[0][0] is situation and _LAST[0][1] == side and _LAST[0][2] == terms:
-        return _LAST[0][3]
+    for held, held_side, held_terms, planner in _RECENT:
+        if held is situation and held_side == side and held_terms == terms:
+            return planner
     planner = _Planner(situation, rulebook, side, terms)
-    _LAST[:] = [(situation, side, terms, planner)]
+    _RECENT[:] = [*(r for r in _RECENT if r[0] is situation and r[1] != side), (situation, side, terms, planner)][-2:]
     return planner
 
 
@@ -625,7 +628,11 @@ def acting_refusals(situation: Situation, rulebook: Rulebook, unit: Unit, terms:
     planner = _cached_planner(situation, rulebook, unit.side, _loose(rulebook, terms))
     start = unit.path[0] if unit.path else unit.moved_from
     positioned = not overrun_battle and (unit.moved == 0 or start is not None)
-    order = planner.unit_order(planner.pools, replace(unit, hex=start) if positioned and start else unit, positioned)
+    at = start if positioned and start else unit.hex
+    held = (unit.id, at.row, at.col, positioned)
+    if held not in planner.ruled:
+        planner.ruled[held] = planner.unit_order(planner.pools, replace(unit, hex=at), positioned)
+    order = planner.ruled[held]
     if not order.orderable:
         refusals.extend(order.why_not)
     elif action == "battle" and all(planner.pools[g].on_the_move for g in order.groups):
