@@ -66,7 +66,6 @@ export class Orders {
   async tap(row, col) {
     const {store} = this;
     const unit = store.unitAt(row, col);
-    const side = store.state.play?.side;
     if (!unit) {
       message('Tap a unit to order it (the ringed ones may be ordered).');
       return;
@@ -78,8 +77,8 @@ export class Orders {
       store.commit();
       return;
     }
-    const ordered = store.state.units.filter((u) => u.ordered && u.side === side).map((u) => u.id);
-    const body = {...orderRequest(store.state), selection: [...ordered, unit.id]};
+    const body = orderRequest(store.state);
+    body.selection = [...body.selection, unit.id];
     const res = await postJSON(this.api, body);
     if (!res.ok) {
       message(`The order could not be checked: ${res.error?.message || 'no answer'}.`, 'error');
@@ -175,8 +174,24 @@ export class Orders {
       parts.push(h('p', {class: 'small muted play-orders'}, `Orders ${d.orders}.`,
         ...d.effects.slice(0, 2).map((e) => [' ', e.text, '.'])));
       if (this.refusal) parts.push(this.refusalNote());
+      if (!this.readonly && d.obstacles_placed?.length) parts.push(this.placeButton(d.obstacles_placed));
     }
     fill(box, ...parts);
+  }
+
+  /** Dig In: the sandbags on the ordered units' hexes, put on the board with one tap (a hex that
+   * already holds another obstacle keeps it: the builder draws one obstacle per hex). */
+  placeButton(placed) {
+    const {store, content} = this;
+    const free = placed.filter((p) => !store.cell(p.row, p.col).obstacle);
+    if (!free.length) return null;
+    const name = content.name(free[0].obstacle);
+    return h('button', {type: 'button', class: 'button secondary', id: 'play-place', 'data-fk': 'play-place',
+      onclick: () => {
+        for (const p of free) store.setCell(p.row, p.col, (c) => { c.obstacle = p.obstacle; c.owner = p.owner; });
+        message(`${name} placed on ${free.map((p) => p.hex).join(', ')}.`);
+        store.commit({push: true});
+      }}, `Place the ${name.toLowerCase()} (${free.length})`);
   }
 
   refusalNote() {

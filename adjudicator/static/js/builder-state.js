@@ -141,10 +141,12 @@ export function savedDoc(state) {
 
 // -- the card played (builder-orders.js) ---------------------------------------------------------
 
-/** The /api/v1/order request for the card played, or null when no card is played for a side. */
+/** The /api/v1/order request for the card played, with the units ordered so far as its
+ * selection; null when no card is played for a side. */
 export function orderRequest(state) {
   if (!state.play || !state.card) return null;
-  return {...situationDoc(state), card: state.card, ...state.play};
+  const selection = state.units.filter((u) => u.ordered && u.side === state.play.side).map((u) => u.id);
+  return {...situationDoc(state), card: state.card, ...state.play, selection};
 }
 
 /** How the card was played, for the rulings the card drives (/battle, /move, /fire-map). */
