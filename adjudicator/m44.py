@@ -57,11 +57,12 @@ unit as type + nation, and the nation decides the side."""
 
 BEACH_FACE_ROWS: dict[str, dict[str, tuple[int, ...]]] = {
     "standard": {"beach": (4, 5, 6), "ocean": (7, 8)},
-    "overlord": {"beach": (4, 5, 6), "ocean": (7, 8)},
     "breakthrough": {"beach": (11, 12, 13), "ocean": (14, 15, 16)},
 }
 """A board printed with the beach face has beach and ocean rows under the hexes the file leaves
-blank (file-format knowledge: the editor draws them from the face, the file does not list them)."""
+blank (file-format knowledge: the editor draws them from the face, the file does not list them).
+The BGA implementation gives the rows of the standard and Breakthrough boards only (``board_faces``);
+for another board no rows are added and the import says so."""
 
 DECORATIVE_BADGES: dict[int, str] = {
     1: "nation insignia", 2: "nation insignia", 4: "nation insignia", 25: "nation insignia",
@@ -426,6 +427,9 @@ class _Importer:
 
     def beach_face(self) -> None:
         rows = BEACH_FACE_ROWS.get(self.board.kind, {})
+        if not rows:
+            self.notes.append(f"the beach face's beach and ocean rows of a {self.board.kind} board are in no source: "
+                              "none were added; place the beach and ocean hexes by hand")
         for terrain_name, row_numbers in rows.items():
             entry_id = self.rulebook.resolve(terrain_name, "terrain")
             if entry_id is None:

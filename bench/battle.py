@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adjudicator import create_app
-from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.geometry import BOARDS
@@ -66,7 +66,7 @@ def main() -> None:
         situation = parse_situation(REQUEST, rulebook)
         ruling = assess_battle(situation, rulebook, "A", "B", card="armor_assault")
         after = battle_aftermath(situation, rulebook, ruling, card=ruling.card)
-        return {**ruling_json(situation, rulebook, ruling), **aftermath_json(after)}
+        return {**ruling_json(situation, rulebook, ruling), **after.to_dict()}
 
     def cold_geometry() -> dict[str, Any]:
         relative.cache_clear()  # as if create_app had not built the line-of-sight tables

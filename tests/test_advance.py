@@ -60,7 +60,7 @@ def test_armor_takes_ground_and_overruns(rulebook: Rulebook):
     result = advance(rulebook, duel(rulebook, {"type": "armor"}))
     assert result.take_ground and result.overrun
     assert "armor_overrun" in cited(result.overrun_reasons)
-    assert result.overruns_per_turn == rulebook.of("armor_overrun").overruns_per_turn
+    assert result.overruns_per_turn == rulebook.core_rules("armor_overrun").overruns_per_turn
 
 
 def test_no_take_ground_after_firing_at_range(rulebook: Rulebook):
@@ -134,7 +134,7 @@ def test_armor_cannot_take_ground_into_impassable_hex(rulebook: Rulebook):
 
 
 def test_only_one_overrun_per_turn(rulebook: Rulebook):
-    per_turn = rulebook.of("armor_overrun").overruns_per_turn
+    per_turn = rulebook.core_rules("armor_overrun").overruns_per_turn
     result = advance(rulebook, duel(rulebook, {"type": "armor"}), overruns_this_turn=per_turn)
     assert result.take_ground and not result.overrun
     assert "armor_overrun" in cited(result.overrun_reasons)
@@ -149,7 +149,7 @@ def test_winter_weather_keeps_take_ground_and_overrun(rulebook: Rulebook):
 
 def test_north_african_desert_adds_a_move_after_taking_ground(rulebook: Rulebook):
     desert = advance(rulebook, duel(rulebook, {"type": "armor"}, rules=["north_african_desert"]))
-    assert desert.extra_take_ground_move == rulebook.of("north_african_desert").extra_take_ground_move == 1
+    assert desert.extra_take_ground_move == rulebook.special_rule("north_african_desert").extra_take_ground_move == 1
     assert "north_african_desert" in cited(desert.overrun_reasons)
     infantry = advance(rulebook, duel(rulebook, {"type": "infantry"}, rules=["north_african_desert"]))
     assert infantry.extra_take_ground_move == 0

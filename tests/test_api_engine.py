@@ -93,8 +93,11 @@ def test_line_of_sight_through_a_forest_is_blocked(client: FlaskClient, doc: dic
     body = response.get_json()
     assert body["clear"] is False and body["distance"] == 2
     assert body["crossed"] == [{"row": 5, "col": 11, "label": "f4"}]
-    assert body["blocked_by"][0] | {"reason": ""} == {"row": 5, "col": 11, "label": "f4", "rule": "forest",
-                                                      "via": "crossed", "reason": ""}
+    blocker = body["blocked_by"][0]
+    assert blocker | {"reason": "", "params": {}} == {"row": 5, "col": 11, "label": "f4", "rule": "forest",
+                                                      "via": "crossed", "reason": "", "code": "los.terrain_blocks",
+                                                      "params": {}}
+    assert blocker["params"]["terrain"]["entry"] == "forest" and blocker["reason"].startswith("Forest at f4")
     assert body["readings"] == {"edge_runs": "per_edge", "corner_touch": "not_crossed"}
     validate(body, response_schema(doc, "/api/v1/line-of-sight"), doc)
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from adjudicator.content.loader import content_dir, load_catalogue
-from adjudicator.engine.battle import assess_battle, is_a
+from adjudicator.engine.battle import assess_battle
 from adjudicator.engine.geometry import BOARDS, Hex
+from adjudicator.engine.lookups import is_a
 from adjudicator.engine.rulebook import DiceReduction, HexRules, Rulebook, UnitRules
 from adjudicator.engine.situation import HexState, Situation, Unit, parse_situation
 

@@ -158,9 +158,15 @@ def test_m44_import_of_the_winter_face_over_the_api(client):
     assert body["situation"]["face"] == "winter" and body["unknown"] == []
 
 
-def test_m44_beach_face_still_adds_its_beach_and_ocean_rows(rulebook):
-    hexes = {(h["row"], h["col"]): h.get("terrain") for h in import_sample("beach_face_overlord", rulebook)["hexes"]}
-    assert hexes[(5, 1)] == "beach" and hexes[(8, 50)] == "ocean" and hexes[(2, 20)] == "hill"
+def test_m44_beach_face_adds_no_rows_the_sources_do_not_give_on_an_overlord_board(rulebook):
+    """board_faces: the BGA implementation gives the beach face's rows for standard and Breakthrough
+    boards only; an Overlord file keeps the hexes it lists, and the import says the rows were left out."""
+    data = json.loads((SAMPLES / "beach_face_overlord.m44").read_text())
+    result = import_m44(data, rulebook)
+    hexes = {(h["row"], h["col"]): h.get("terrain") for h in result.situation["hexes"]}
+    assert hexes.get((5, 1)) is None and hexes.get((8, 50)) is None and hexes[(2, 20)] == "hill"
+    assert any("beach face" in note and "overlord" in note for note in result.notes)
+    assert result.situation["face"] == "beach"
 
 
 def test_m44_country_face_and_no_face(rulebook):

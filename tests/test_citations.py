@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 import yaml
 
-from adjudicator.content.documents import DOCUMENTS
+from adjudicator.content.documents import DOCUMENTS, SOURCES
 from adjudicator.content.loader import Catalogue
 from tests.sources import MANIFEST, SEEDS, needs_seeds
 
@@ -222,6 +223,99 @@ def test_a_document_named_across_a_line_break_is_seen() -> None:
     assert named_documents("as the Winter Wars\nrulebook and the half-tracks RULES say") == [
         "Winter Wars rulebook", "Half-Tracks rules"]
     assert named_documents("the winter rules") == []
+
+
+# -- pages: a document that prints page numbers is cited with the page its section starts on -------
+
+TOC_SPELLINGS = {"504th parachute infantry regiment": "504th pir", "exit markers": "exit tokens"}
+"""Headings the Winter Wars contents list spells otherwise than the text does (checked below)."""
+
+CHAPTER = re.compile(r"^(i|ii|iii|iv|v|vi|vii|viii|ix|x)\.\s")
+
+
+def toc_key(text: str) -> str:
+    """Spacing, case and a plural "s" do not matter ("504 th PIR", "Winter Road Blocks")."""
+    key = normalise(text)
+    return TOC_SPELLINGS.get(key, key).replace(" ", "").removesuffix("s")
+
+
+def section_page(document: str, section: str) -> int | None:
+    """The page a section starts on, from the document's contents: the deepest heading of the
+    section's path that the contents list, a chapter by its number ("V. New troops" is V)."""
+    contents = SOURCES[document].contents
+    chapters = {m[1]: page for heading, page in contents if (m := CHAPTER.match(heading.lower()))}
+    pages = {toc_key(heading): page for heading, page in contents}
+    found = None
+    for component in re.split(r"\s+[—–]\s+", re.sub(r"\([^)]*\)", "", section)):
+        component = component.strip()
+        chapter = CHAPTER.match(component.lower())
+        if chapter:
+            found = chapters.get(chapter[1], found)
+            continue
+        for name in [component, *re.split(r"\s*[,/]\s*", component)]:
+            if toc_key(name) in pages:
+                found = pages[toc_key(name)]
+                break
+    return found
+
+
+def wrong_pages(catalogue: Catalogue) -> list[str]:
+    wrong = []
+    for entry in catalogue.entries.values():
+        for source in entry.meta.sources:
+            if not SOURCES[source.document].paged or source.page is None:
+                continue
+            expected = section_page(source.document, source.section)
+            if expected != source.page:
+                wrong.append(f"{entry.id}: {source.section!r} starts on page {expected}, not {source.page}")
+    return wrong
+
+
+def test_the_page_matcher_reads_the_contents_list() -> None:
+    ww = "Winter Wars rulebook"
+    assert section_page(ww, "V. New troops — Half-Tracks — Half-Tracks Re-supply") == 10
+    assert section_page(ww, "V. New troops — 504th Parachute Infantry Regiment") == 11
+    assert section_page(ww, "I. New terrain tiles — Castle (air check 2)") == 3
+    assert section_page(ww, "IV. New obstacles & tokens — Winter Road Blocks") == 8
+    assert section_page(ww, "II. New rules — Breakthrough Command Cards — Tactic Cards (Air Power)") == 6
+    assert section_page(ww, "Foreword") is None
+
+
+def test_every_page_given_is_the_page_its_section_starts_on(catalogue: Catalogue) -> None:
+    """Winter Wars citations give the page of the contents list (issue: a referee finds the passage)."""
+    cited = [s for e in catalogue.entries.values() for s in e.meta.sources if s.page is not None]
+    assert len(cited) >= 60
+    assert wrong_pages(catalogue) == []
+
+
+def test_a_wrong_page_is_reported(catalogue: Catalogue) -> None:
+    entry = catalogue.entries["tank_destroyer"]
+    source = next(s for s in entry.meta.sources if s.page)
+    moved = source.model_copy(update={"page": 10})
+    broken = Catalogue(entries={"tank_destroyer": replace(entry, meta=entry.meta.model_copy(
+        update={"sources": (moved,)}))}, content_hash="x")
+    assert wrong_pages(broken) == ["tank_destroyer: 'V. New troops — Tank Destroyers' starts on page 8, not 10"]
+
+
+def test_a_citation_names_one_passage(catalogue: Catalogue) -> None:
+    """Each sources[] item is one passage: several sections are several items, each with the facts
+    it decides (words in parentheses are qualifiers)."""
+    several = [f"{e.id}: {s.section}" for e in catalogue.entries.values() for s in e.meta.sources
+               if ";" in re.sub(r"\([^)]*\)", "", s.section)]
+    assert several == []
+
+
+@needs_seeds
+def test_the_recorded_contents_list_is_the_documents() -> None:
+    """documents.py keeps the Winter Wars contents list (headings and pages) for its source page and
+    these checks; it is the one the document prints."""
+    text = seed_text("Winter Wars rulebook")
+    block = text[text.index("TABLE OF CONTENTS"):text.index("I. NEW TERRAIN TILES")]
+    printed = [(toc_key(m[1]), int(m[2])) for m in re.finditer(r"^(.+?)\s+(\d+)\s*$", block, flags=re.MULTILINE)]
+    assert len(printed) >= 30
+    assert printed == [(toc_key(h), p) for h, p in SOURCES["Winter Wars rulebook"].contents]
+    for spelled, listed in TOC_SPELLINGS.items():
+        assert normalise(spelled) in normalise(text) and listed.replace(" ", "") in normalise(block).replace(" ", "")
 
 
 if __name__ == "__main__":  # pragma: no cover - run by hand: python -m tests.test_citations

@@ -19,12 +19,19 @@ expansion: base
 sources:
   - document: Game help summary
     section: Forests
+    facts: [dice_reductions, blocks_los]
 dice_reductions:
   - dice: {infantry: 1, armor: 2}
 blocks_los: true
 ---
 Body text.
 """
+
+
+WINTER_FOREST = (FOREST.replace("id: forest", "id: winter_forest")
+                 .replace("name: Forest", "name: Winter Forest\nbase: forest")
+                 .replace("facts: [dice_reductions, blocks_los]", "facts: [base]")
+                 .replace("dice_reductions:\n  - dice: {infantry: 1, armor: 2}\nblocks_los: true\n", ""))
 
 
 def write(root: Path, kind: str, name: str, text: str) -> Path:
@@ -76,7 +83,8 @@ def test_unknown_see_also_id_is_an_error(tmp_path):
 
 def test_missing_sources_and_bad_expansion_are_reported_together(tmp_path):
     text = FOREST.replace("expansion: base", "expansion: basic")
-    text = text.replace("sources:\n  - document: Game help summary\n    section: Forests\n", "")
+    text = text.replace("sources:\n  - document: Game help summary\n    section: Forests\n"
+                        "    facts: [dice_reductions, blocks_los]\n", "")
     found = problems_of(tmp_path) if write(tmp_path, "terrain", "forest", text) else []
     assert any(p.startswith("content/terrain/forest.md: expansion: ") for p in found)
     assert any(p.startswith("content/terrain/forest.md: sources: ") for p in found)
@@ -124,9 +132,7 @@ def test_unknown_body_link_is_an_error(tmp_path):
 
 def test_base_entry_supplies_numbers_the_variant_does_not_restate(tmp_path):
     write(tmp_path, "terrain", "forest", FOREST)
-    write(tmp_path, "terrain", "winter_forest", FOREST.replace("id: forest", "id: winter_forest")
-          .replace("name: Forest", "name: Winter Forest\nbase: forest")
-          .replace("dice_reductions:\n  - dice: {infantry: 1, armor: 2}\nblocks_los: true\n", ""))
+    write(tmp_path, "terrain", "winter_forest", WINTER_FOREST)
     catalogue = load_catalogue(tmp_path / "content")
     assert catalogue.entries["winter_forest"].rules == catalogue.entries["forest"].rules
 
@@ -169,3 +175,72 @@ def test_the_same_content_is_parsed_once_and_changed_bytes_again(tmp_path):
     path.write_text(FOREST.replace("blocks_los: true", "blocks_los: maybe"))
     with pytest.raises(ContentError):  # a broken file is reported every time, never served from before
         load_catalogue(tmp_path / "content")
+
+
+# -- citations: each structured field is cited by exactly one source (docs/contracts.md section 4) --
+
+def test_a_set_field_no_source_cites_is_reported(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("[dice_reductions, blocks_los]", "[dice_reductions]"))
+    assert problems_of(tmp_path) == ["content/terrain/forest.md: blocks_los: no source cites it: list it in the facts "
+                                     "of the source whose section decides it"]
+
+
+def test_a_field_cited_by_two_sources_is_reported(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace(
+        "    facts: [dice_reductions, blocks_los]\n",
+        "    facts: [dice_reductions, blocks_los]\n  - document: BGA implementation\n    section: Terrain catalogue\n"
+        "    facts: [blocks_los]\n"))
+    assert problems_of(tmp_path) == ["content/terrain/forest.md: sources.1.facts.0: 'blocks_los' is already cited by "
+                                     "sources.0: one passage decides a field"]
+
+
+def test_an_unknown_or_unset_field_in_facts_is_reported(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("facts: [dice_reductions, blocks_los]",
+                                                       "facts: [dice_reductions, blocks_los, blocks_lose, must_stop]"))
+    assert problems_of(tmp_path) == [
+        "content/terrain/forest.md: sources.0.facts.2: unknown field 'blocks_lose' for a terrain",
+        "content/terrain/forest.md: sources.0.facts.3: 'must_stop' is not set by this entry",
+    ]
+
+
+def test_an_inherited_field_is_cited_on_its_base_entry(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST)
+    write(tmp_path, "terrain", "winter_forest", WINTER_FOREST.replace("facts: [base]", "facts: [base, blocks_los]"))
+    assert problems_of(tmp_path) == ["content/terrain/winter_forest.md: sources.0.facts.1: 'blocks_los' is not set by "
+                                     "this entry (it comes from base 'forest': its page cites it)"]
+
+
+def test_which_entry_a_variant_behaves_like_must_be_cited(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST)
+    write(tmp_path, "terrain", "winter_forest", WINTER_FOREST.replace("    facts: [base]\n", ""))
+    assert problems_of(tmp_path) == ["content/terrain/winter_forest.md: base: no source cites it: list it in the facts "
+                                     "of the source whose section decides it"]
+
+
+def test_each_fact_resolves_to_the_source_that_decides_it_inherited_ones_too(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST)
+    write(tmp_path, "terrain", "winter_forest", WINTER_FOREST.replace("section: Forests\n    facts: [base]",
+                                                                      "section: Winter Forest\n    facts: [base]"))
+    catalogue = load_catalogue(tmp_path / "content")
+    inherited = catalogue.citation("winter_forest", "blocks_los")
+    assert inherited is not None and (inherited.entry, inherited.source.section) == ("forest", "Forests")
+    own = catalogue.citation("winter_forest", "base")
+    assert own is not None and (own.entry, own.source.section) == ("winter_forest", "Winter Forest")
+    assert catalogue.citation("forest", "must_stop") is None
+
+
+@pytest.mark.parametrize(("document", "page", "message"), [
+    ("Winter Wars rulebook", None, "the Winter Wars rulebook prints page numbers: give the page the section starts on"),
+    ("Winter Wars rulebook", 40, "page 40 is not a page of the Winter Wars rulebook (1-11)"),
+    ("Game help summary", 3, "the Game help summary has no page numbers: leave page out"),
+])
+def test_a_page_is_given_exactly_where_the_document_prints_them(tmp_path, document, page, message):
+    source = f"document: {document}\n    section: Forests\n" + (f"    page: {page}\n" if page else "")
+    write(tmp_path, "terrain", "forest", FOREST.replace("document: Game help summary\n    section: Forests\n", source))
+    assert problems_of(tmp_path) == [f"content/terrain/forest.md: sources.0: Value error, {message}"]
+
+
+def test_a_foreword_is_cited_without_a_page(tmp_path):
+    write(tmp_path, "terrain", "forest", FOREST.replace("document: Game help summary\n    section: Forests\n",
+                                                       "document: Winter Wars rulebook\n    section: Foreword\n"))
+    assert load_catalogue(tmp_path / "content").entries["forest"].meta.sources[0].page is None

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engine.fire_map import fire_map, fire_map_json, reach
+from adjudicator.engine.fire_map import fire_map, reach
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import parse_situation
@@ -85,7 +85,7 @@ def test_the_map_is_capped_and_says_so(rulebook: Rulebook) -> None:
     situation = parse_situation(SITUATION, rulebook)
     capped = fire_map(situation, rulebook, max_pairs=2)
     assert len(capped.battles) == 2 and capped.pairs == 3 and capped.truncated
-    assert fire_map_json(capped)["truncated"] is True
+    assert capped.to_dict()["truncated"] is True
 
 
 def test_reach_is_the_longest_dice_table(rulebook: Rulebook) -> None:

@@ -18,7 +18,7 @@ from adjudicator.config import DEFAULT_WORK_BUDGET, app_config
 from adjudicator.engine import api, battle
 from adjudicator.engine.battle import assess_battle, ruling_json
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
-from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.geometry import BOARDS, Hex
 from adjudicator.engine.los import line_of_sight, sight_map
 from adjudicator.engine.rulebook import Rulebook
@@ -156,4 +156,4 @@ def test_the_work_budget_bounds_the_fire_map(rulebook: Rulebook, app: Flask, mon
     monkeypatch.setitem(app.extensions, "config", tight)  # read at each request
     response = app.test_client().post("/api/v1/fire-map", json=doc)
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "too_complex"
-    assert fire_map_json(fm)["pairs"] == fm.pairs
+    assert fm.to_dict()["pairs"] == fm.pairs

@@ -140,7 +140,7 @@ def test_fortress_occupant_may_ignore_all_flags(rulebook: Rulebook):
 
 @pytest.mark.parametrize("card", ["air_power", "barrage"])
 def test_air_power_forbids_ignoring_flags(rulebook: Rulebook, card: str):
-    assert rulebook.of(card).forbids_flag_ignoring
+    assert rulebook.card(card).forbids_flag_ignoring
     situation = board(rulebook, {"type": "infantry", "badges": ["heroic_leader"]}, here(obstacle="sandbags"))
     allowance = flags_ignorable(situation, rulebook, "T", card=card)
     assert (allowance.may_ignore, allowance.must_ignore) == (0, 0)
@@ -174,9 +174,9 @@ def test_bitter_resistance_is_cancelled_by_barrage(rulebook: Rulebook):
 
 
 def test_italian_artillery_may_ignore_one_flag(rulebook: Rulebook):
-    italian = [i for i in rulebook.ids_of_kind("nation") if "italian" in rulebook.of(i).nation_codes]
+    italian = [i for i in rulebook.ids_of_kind("nation") if "italian" in rulebook.nation(i).nation_codes]
     assert italian, "an Italian nation entry is needed"
-    rules = [rulebook.of(i).requires_rule for i in italian if rulebook.of(i).requires_rule]
+    rules = [rulebook.nation(i).requires_rule for i in italian if rulebook.nation(i).requires_rule]
     situation = board(rulebook, {"type": "artillery", "side": "axis", "nation": "italian", "figures": 2},
                       rules=[rulebook.rules[r].situation_id if r in rulebook.rules else r for r in rules])
     allowance = flags_ignorable(situation, rulebook, "T")

@@ -151,6 +151,39 @@ def test_forest_entering_stops_and_forbids_battle(client: FlaskClient) -> None:
     assert "forest" in rules_of(blocked(answer, 4, 12)["why"])  # beyond the forest only through it
 
 
+def test_no_battle_after_entering_a_forest_is_the_reason_it_may_not_battle(client: FlaskClient,
+                                                                             rulebook: Rulebook) -> None:
+    """Forest ``no_battle_after_entering``, not its ``must_stop``, is why a unit that entered it may
+    not battle: that reason comes first (the one a one-line summary quotes) and cites that fact."""
+    assert "infantry" in rulebook.hex_rules("forest").no_battle_after_entering
+    answer = move(client, [unit()], [{"row": 5, "col": 11, "terrain": "forest"}], to={"row": 5, "col": 11})
+    forest = answer["to"]
+    assert forest["reachable"] and not forest["may_battle"]
+    first = forest["why"][0]
+    assert (first["code"], first["rule"], first["fact"]) == ("move.no_battle_after_entering", "forest",
+                                                             "no_battle_after_entering")
+    assert "may not battle" in first["text"] and "Forest" in first["text"]
+    stop = next(r for r in forest["why"] if r["code"] == "move.must_stop")
+    assert stop["fact"] == "must_stop" and "must stop" in stop["text"]
+
+
+@pytest.mark.parametrize("terrain", ["forest", "hedgerow", "town"])
+def test_hex_beyond_a_must_stop_terrain_is_refused_naming_it(client: FlaskClient, terrain: str) -> None:
+    """Armor ringed by a forest (or hedgerows, towns) cannot reach a hex beyond it: the refusal
+    names the terrain and its hex, and says a unit entering it must stop there."""
+    ring = [{"row": r, "col": c, "terrain": terrain} for r, c in ((5, 7), (5, 9), (5, 11), (5, 13), (6, 8), (6, 12),
+                                                                  (7, 7), (7, 9), (7, 11), (7, 13))]
+    answer = move(client, [unit(kind="armor")], ring, to={"row": 3, "col": 11})
+    beyond = answer["to"]
+    assert not beyond["reachable"]
+    why = beyond["why"][0]
+    assert (why["code"], why["rule"], why["fact"]) == ("move.beyond_must_stop", terrain, "must_stop")
+    named = why["params"]["terrain"]
+    assert named["entry"] == terrain and (named["row"], named["col"]) in {(5, 9), (5, 11), (5, 13)}
+    assert why["text"].startswith(f"The way to {why['params']['hex']['hex']} goes through {named['name']} at "
+                                  f"{named['hex']}") and "must stop" in why["text"]
+
+
 def test_steep_hill_climb_counts_two_hexes(client: FlaskClient) -> None:
     answer = move(client, [unit()], [{"row": 5, "col": 11, "terrain": "steep_hill"}])
     hill = at(answer, 5, 11)

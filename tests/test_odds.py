@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.engine.hits import die_faces
-from adjudicator.engine.odds import battle_odds, binomial, joint, odds_json
+from adjudicator.engine.odds import battle_odds, binomial, joint
 from adjudicator.engine.rulebook import Rulebook
 
 FACES = {"infantry": 2, "armor": 1, "grenade": 1, "star": 1, "flag": 1}
@@ -85,7 +85,7 @@ def test_binomial_is_a_distribution(n: int, p: Fraction) -> None:
 
 
 def test_json_gives_rounded_floats_and_exact_fractions() -> None:
-    out = odds_json(battle_odds(2, FACES, ["infantry", "grenade"], figures=2))
+    out = battle_odds(2, FACES, ["infantry", "grenade"], figures=2).to_dict()
     assert out["hits"] == [0.25, 0.5, 0.25]
     assert out["hits_exact"] == ["1/4", "1/2", "1/4"]
     assert out["flags"] == [0.6944, 0.2778, 0.0278]

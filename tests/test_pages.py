@@ -40,7 +40,7 @@ def test_forest_page_shows_its_dice_reduction_as_a_readable_fact(client):
 
 def test_camouflage_page_says_when_the_token_comes_off(client):
     html = client.get("/rules/marker/camouflage").get_data(as_text=True)
-    assert "Removed when the unit</th><td>moves, retreats or battles</td>" in html
+    assert "Removed when the unit</th><td>moves, retreats or battles<span class=\"fact-cite\">" in html
 
 
 def test_entry_page_links_see_also_both_ways(client):

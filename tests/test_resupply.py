@@ -8,7 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import rule_entry
+from adjudicator.engine.lookups import rule_entry
 from adjudicator.engine.resupply import resupply_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, parse_situation

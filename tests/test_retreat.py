@@ -72,7 +72,7 @@ def test_no_flag_means_no_retreat(rulebook: Rulebook):
 def test_retreat_off_board_costs_one_figure_per_move(rulebook: Rulebook):
     on_baseline = retreat_options(board(rulebook, {"type": "infantry", "row": 8, "col": 10}), rulebook, "T", 2)
     assert [(o.path, o.figures_lost) for o in on_baseline.options] == [((), 2)]
-    assert on_baseline.min_figures_lost == 2 * rulebook.of("retreat").figures_lost_per_retreat_move_not_made
+    assert on_baseline.min_figures_lost == 2 * rulebook.core_rules("retreat").figures_lost_per_retreat_move_not_made
     near = retreat_options(board(rulebook, {"type": "infantry", "row": 7, "col": 9}), rulebook, "T", 3)
     assert ends(near) == {(8, 8), (8, 10)}
     assert {o.figures_lost for o in near.options} == {2}
@@ -91,7 +91,9 @@ def test_retreat_never_enters_occupied_hex(rulebook: Rulebook):
                            rulebook, "T", 1)
     assert [(o.path, o.figures_lost) for o in both.options] == [((), 1)]
     assert {r.rule for r in both.breakdown} >= {"retreat"}
-    assert any("holds unit E" in r.text for r in both.breakdown)
+    occupied = [r for r in both.breakdown if r.code == "entry.occupied"]
+    assert [r.param_map["occupant"].id for r in occupied] == ["F", "E"]  # a friend blocks as an enemy does
+    assert "Axis Infantry at" in occupied[1].text and "E" not in occupied[1].text.split()
 
 
 def test_retreat_may_not_pass_through_occupied_hex(rulebook: Rulebook):
@@ -189,9 +191,9 @@ def test_tank_destroyer_may_retreat_up_to_two_per_flag(rulebook: Rulebook):
 
 
 def test_italian_units_retreat_one_to_three_per_flag(rulebook: Rulebook):
-    italian = [i for i in rulebook.ids_of_kind("nation") if "italian" in rulebook.of(i).nation_codes]
+    italian = [i for i in rulebook.ids_of_kind("nation") if "italian" in rulebook.nation(i).nation_codes]
     assert italian, "an Italian nation entry is needed"
-    needed = [rulebook.of(i).requires_rule for i in italian if rulebook.of(i).requires_rule]
+    needed = [rulebook.nation(i).requires_rule for i in italian if rulebook.nation(i).requires_rule]
     rules = [getattr(rulebook.rules.get(r), "situation_id", None) or r for r in needed]
     result = retreat_options(board(rulebook, {"type": "armor", "side": "axis", "nation": "italian"}, rules=rules),
                              rulebook, "T", 1)
@@ -226,7 +228,7 @@ def test_air_power_flags_cannot_be_ignored_in_retreat(rulebook: Rulebook):
 def test_frozen_river_retreat_gives_star_odds(rulebook: Rulebook):
     ice = [{"row": 5, "col": 9, "terrain": "frozen_river"}, {"row": 5, "col": 11, "terrain": "frozen_river"}]
     result = retreat_options(board(rulebook, {"type": "infantry", "figures": 1}, hexes=ice), rulebook, "T", 1)
-    faces = rulebook.of("range_and_dice").die_faces
+    faces = rulebook.core_rules("range_and_dice").die_faces
     p = Fraction(faces["star"], sum(faces.values()))
     risk = rulebook.hex_rules("frozen_river").entry_risk
     assert risk.dice == 2 and risk.on_retreat
@@ -288,7 +290,7 @@ def test_unit_eliminated_by_hits_does_not_retreat(rulebook: Rulebook):
 
 
 def test_losses_and_distances_read_from_core_retreat_entry(rulebook: Rulebook):
-    core = rulebook.of("retreat")
+    core = rulebook.core_rules("retreat")
     doubled = dataclasses.replace(core, figures_lost_per_retreat_move_not_made=2)
     changed = dataclasses.replace(rulebook, rules={**rulebook.rules, "retreat": doubled})
     situation = board(changed, {"type": "infantry", "figures": 4, "row": 8, "col": 10})

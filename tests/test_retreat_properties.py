@@ -100,7 +100,7 @@ def test_every_listed_retreat_is_legal_and_complete(rulebook: Rulebook, doc: dic
             previous = h
         assert option.end == (option.path[-1] if option.path else unit.hex)
         if option.figures_lost:
-            assert option.moves_not_made * rulebook.of("retreat").figures_lost_per_retreat_move_not_made >= \
+            assert option.moves_not_made * rulebook.core_rules("retreat").figures_lost_per_retreat_move_not_made >= \
                 option.figures_lost
 
     pinned = any(unit_class in rulebook.hex_rules(f).no_retreat_from for f in situation.hex_state(unit.hex).features()

@@ -189,8 +189,14 @@ CLASS_ORDER = ("infantry", "armor", "artillery")
 
 @dataclass(frozen=True)
 class FactRow:
+    key: str  # the structured field: its citation is looked up by it
     label: str
     value: Markup
+
+
+PLACEHOLDERS = frozenset({"unit_class", "targeted_as", "figures", "move_and_battle", "max_move", "dice", "battles"})
+"""Required unit fields that hold placeholders where no source gives the unit's numbers
+(``rules_documented: false``): the page does not show them as facts."""
 
 
 def _classes(values: Any) -> str:
@@ -412,5 +418,7 @@ def describe(facts: dict[str, Any], link: Link) -> list[FactRow]:
         value = facts[key]
         if value in (None, "", [], {}, ()) or (key == "placed_on" and (value == "hex" or facts.get("applies_to"))):
             continue  # "placed on: unit" says nothing the "Placed on: Infantry" row does not
-        rows.append(FactRow(LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
+        if facts.get("rules_documented") is False and key in PLACEHOLDERS:
+            continue
+        rows.append(FactRow(key, LABELS.get(key, key.replace("_", " ").capitalize()), format_value(key, value, link)))
     return rows

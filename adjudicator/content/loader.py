@@ -21,7 +21,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
 
-from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS
+from adjudicator.content.citations import Citation, Source
+from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
 from adjudicator.content.markdown import linked_ids
 from adjudicator.engine.rulebook import KIND_RULES, Rulebook
 
@@ -31,23 +32,8 @@ ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n?(.*)\Z", re.DOTALL)
 COMMON_FIELDS = (
-    "id", "kind", "name", "aliases", "summary", "expansion", "sources", "see_also", "base",
+    "id", "kind", "name", "aliases", "terms", "summary", "expansion", "sources", "see_also", "base",
 )
-
-
-class Source(BaseModel):
-    """One citation: a document of ``DOCUMENTS`` and the section in it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    document: str
-    section: str
-
-    @field_validator("document")
-    @classmethod
-    def known_document(cls, value: str) -> str:
-        if value not in DOCUMENTS:
-            raise ValueError(f"unknown document {value!r}; use one of {sorted(DOCUMENTS)}")
-        return value
 
 
 class EntryMeta(BaseModel):
@@ -58,6 +44,9 @@ class EntryMeta(BaseModel):
     kind: str
     name: str
     aliases: tuple[str, ...] = ()
+    # words the rules use that this entry defines ("spare figures" on the Combat cards page): search
+    # finds the entry by them as by a name, but they are not other names of the thing itself
+    terms: tuple[str, ...] = ()
     summary: str
     expansion: str
     sources: tuple[Source, ...]
@@ -144,6 +133,12 @@ class Catalogue:
     entries: dict[str, Entry]
     content_hash: str
     backlinks: dict[str, list[str]] = field(default_factory=dict)
+    citations: dict[str, dict[str, Citation]] = field(default_factory=dict)
+    """entry id -> structured field (``base`` included) -> its citation, inherited fields too."""
+
+    def citation(self, entry_id: str, fact: str) -> Citation | None:
+        """The one passage that decides ``fact`` of ``entry_id`` (a reason's ``rule`` and ``fact``)."""
+        return self.citations.get(entry_id, {}).get(fact)
 
     def by_kind(self, kind: str) -> list[Entry]:
         return sorted(
@@ -288,9 +283,11 @@ def _parse_catalogue(root: Path, digest: str) -> Catalogue:
         entries[entry_id] = Entry(meta=meta, facts=merged, rules=rules, body=body, path=rel)
 
     problems.extend(_check_references(entries, raw))
+    problems.extend(_check_citations(raw))
     if problems:
         raise ContentError(problems)
-    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=digest)
+    catalogue = Catalogue(entries=dict(sorted(entries.items())), content_hash=digest,
+                          citations={i: _citations(i, e, raw) for i, e in sorted(entries.items())})
     for entry in entries.values():
         for target in entry.meta.see_also:
             catalogue.backlinks.setdefault(target, []).append(entry.id)
@@ -371,9 +368,10 @@ def _check_references(
         for field_path, target in _referenced_ids(entry.rules):
             if target not in raw:
                 problems.append(ContentProblem(entry.path, field_path, f"unknown entry id {target!r}"))
-        for i, alias in enumerate((entry.meta.name, *entry.meta.aliases)):
+        named = [("name", entry.meta.name), *((f"aliases.{i}", a) for i, a in enumerate(entry.meta.aliases)),
+                 *((f"terms.{i}", t) for i, t in enumerate(entry.meta.terms))]
+        for field_name, alias in named:
             key = alias.strip().lower()
-            field_name = "name" if i == 0 else f"aliases.{i - 1}"
             other = seen_names.get(key)
             if key in raw and key != entry.id:
                 problems.append(ContentProblem(entry.path, field_name, f"{alias!r} is the id of {raw[key][3]}"))
@@ -383,3 +381,51 @@ def _check_references(
                 )
             seen_names[key] = entry.id
     return problems
+
+
+def _cited_fields(meta: EntryMeta, own: dict[str, Any]) -> set[str]:
+    """The fields an entry must cite: each structured field it sets, and ``base`` (which entry it
+    behaves like is a ruling too: "a Winter Church has the same effect as a Town")."""
+    return set(own) | ({"base"} if meta.base else set())
+
+
+def _check_citations(raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]]) -> list[ContentProblem]:
+    """Each field an entry sets is listed in the ``facts`` of exactly one of its sources, and a
+    source lists only fields the entry sets."""
+    problems: list[ContentProblem] = []
+    for meta, own, _body, rel in raw.values():
+        required = _cited_fields(meta, own)
+        schema = set(KIND_RULES[meta.kind].__dataclass_fields__) | {"base"}
+        cited_by: dict[str, int] = {}
+        for i, source in enumerate(meta.sources):
+            for j, fact in enumerate(source.facts):
+                where = f"sources.{i}.facts.{j}"
+                if fact in cited_by:
+                    twice = f"{fact!r} is already cited by sources.{cited_by[fact]}: one passage decides a field"
+                    problems.append(ContentProblem(rel, where, twice))
+                elif fact not in schema:
+                    problems.append(ContentProblem(rel, where, f"unknown field {fact!r} for a {meta.kind}"))
+                elif fact not in required:
+                    inherited = f" (it comes from base {meta.base!r}: its page cites it)" if meta.base else ""
+                    problems.append(ContentProblem(rel, where, f"{fact!r} is not set by this entry{inherited}"))
+                cited_by.setdefault(fact, i)
+        for fact in sorted(required - set(cited_by)):
+            problems.append(ContentProblem(rel, fact, "no source cites it: list it in the facts of the source "
+                                                      "whose section decides it"))
+    return problems
+
+
+def _citations(entry_id: str, entry: Entry,
+               raw: dict[str, tuple[EntryMeta, dict[str, Any], str, str]]) -> dict[str, Citation]:
+    """Every field of ``entry`` (inherited ones too) with the source that decides it: the nearest
+    entry of the ``base`` chain that sets the field."""
+    found: dict[str, Citation] = {}
+    current: str | None = entry_id
+    while current is not None:
+        meta = raw[current][0]
+        for source in meta.sources:
+            for fact in source.facts:
+                if fact in entry.facts or (fact == "base" and current == entry_id):
+                    found.setdefault(fact, Citation(current, source))
+        current = meta.base
+    return found

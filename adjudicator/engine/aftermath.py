@@ -15,15 +15,15 @@ from typing import Any
 
 from adjudicator.engine.advance import AdvanceResult, advance_after_close_assault
 from adjudicator.engine.battle import BattleRuling, battle_rule
+from adjudicator.engine.core_ids import RETREAT
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.odds import joint
+from adjudicator.engine.odds import exact, joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
-from adjudicator.engine.rulebook import CardRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
-
-RETREAT_RULE = "retreat"
+from adjudicator.engine.wording import entry_ref, say
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,42 @@ class Aftermath:
     advance: AdvanceResult | None
     eliminate_after_retreat: Fraction | None
     notes: tuple[Reason, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
+        retreat: dict[str, Any]
+        if self.retreat is not None:
+            r = self.retreat
+            retreat = {
+                "per_flag": r.per_flag,
+                "per_flag_min": r.per_flag_min,
+                "flags": 1,
+                "options": [o.to_dict() for o in r.options],
+                "options_total": r.options_total,
+                "min_figures_lost": r.min_figures_lost,
+                "eliminated": r.eliminated,
+                "fewest_figures_lost_by_flags": list(self.fewest_lost_by_flags),
+                "breakdown": [x.to_dict() for x in r.breakdown],
+            }
+        else:
+            retreat = {"per_flag": None, "options": [], "problem": self.retreat_problem.to_dict()
+                       if self.retreat_problem else None}
+        out: dict[str, Any] = {
+            "flags_ignored": self.flags_ignored,
+            "flag_allowance": self.allowance.to_dict(),
+            "retreat": retreat,
+            "take_ground": bool(self.advance and self.advance.take_ground),
+            "overrun": bool(self.advance and self.advance.overrun),
+        }
+        if self.advance is not None:
+            out["take_ground_reasons"] = [x.to_dict() for x in self.advance.take_ground_reasons]
+            out["overrun_reasons"] = [x.to_dict() for x in self.advance.overrun_reasons]
+        if self.eliminate_after_retreat is not None:
+            out["eliminate_after_retreat"] = round(float(self.eliminate_after_retreat), 4)
+            out["eliminate_after_retreat_exact"] = exact(self.eliminate_after_retreat)
+        out["aftermath_notes"] = [n.to_dict() for n in self.notes]
+        return out
+
 
 
 def battle_aftermath(
@@ -61,7 +97,7 @@ def battle_aftermath(
             lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
                                         combat_card=combat_card, list_paths=False).min_figures_lost)
     except IllegalSituation as exc:
-        problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
+        problem = say("retreat.not_computed", target.profile, problem=exc.message)
         lost = []
 
     advance: AdvanceResult | None = None
@@ -69,8 +105,7 @@ def battle_aftermath(
     if ruling.legal:
         advance = advance_with_card(situation, rulebook, ruling)
     else:
-        notes.append(Reason(battle_rule(rulebook), "The battle cannot be made, so there is no ground to take and "
-                                                   "no overrun"))
+        notes.append(say("aftermath.no_battle", battle_rule(rulebook)))
 
     eliminate: Fraction | None = None
     if ruling.odds is not None and lost:
@@ -79,9 +114,7 @@ def battle_aftermath(
         for (hits, flags), chance in joint(odds.dice, odds.hit_chance, odds.flag_chance).items():
             if hits >= target.figures or lost[flags] >= target.figures - hits:
                 eliminate += chance
-        notes.append(Reason(RETREAT_RULE, "The chance to eliminate after retreat counts hits, then the figures a "
-                                          "blocked retreat costs when the target's owner retreats to lose the "
-                                          "fewest; dice rolled when retreating onto a hazard are not included"))
+        notes.append(say("aftermath.elimination_chance", RETREAT))
     return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
 
 
@@ -89,50 +122,9 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     """Take ground and overrun after ``ruling``'s battle; a card whose battling unit was not ordered
     (``ordered_unit_advances: false``, Ambush) allows neither."""
     card = ruling.card
-    card_rules = rulebook.rules.get(card) if card else None
-    if isinstance(card_rules, CardRules) and not card_rules.ordered_unit_advances:
-        why = Reason(str(card), f"{rulebook.names[str(card)]}: the unit that battles with it was not ordered, so "
-                                "it may neither take ground nor overrun")
+    card_rules = rulebook.card(card)
+    if card is not None and card_rules is not None and not card_rules.ordered_unit_advances:
+        why = say("aftermath.card_no_advance", card, fact="ordered_unit_advances", card=entry_ref(rulebook, card))
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
                                        overruns_this_turn=int(ruling.overrun_battle))
-
-
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def aftermath_json(after: Aftermath) -> dict[str, Any]:
-    """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
-    retreat: dict[str, Any]
-    if after.retreat is not None:
-        r = after.retreat
-        retreat = {
-            "per_flag": r.per_flag,
-            "per_flag_min": r.per_flag_min,
-            "flags": 1,
-            "options": [o.to_dict() for o in r.options],
-            "options_total": r.options_total,
-            "min_figures_lost": r.min_figures_lost,
-            "eliminated": r.eliminated,
-            "fewest_figures_lost_by_flags": list(after.fewest_lost_by_flags),
-            "breakdown": [x.to_dict() for x in r.breakdown],
-        }
-    else:
-        retreat = {"per_flag": None, "options": [], "problem": after.retreat_problem.to_dict()
-                   if after.retreat_problem else None}
-    out: dict[str, Any] = {
-        "flags_ignored": after.flags_ignored,
-        "flag_allowance": after.allowance.to_dict(),
-        "retreat": retreat,
-        "take_ground": bool(after.advance and after.advance.take_ground),
-        "overrun": bool(after.advance and after.advance.overrun),
-    }
-    if after.advance is not None:
-        out["take_ground_reasons"] = [x.to_dict() for x in after.advance.take_ground_reasons]
-        out["overrun_reasons"] = [x.to_dict() for x in after.advance.overrun_reasons]
-    if after.eliminate_after_retreat is not None:
-        out["eliminate_after_retreat"] = round(float(after.eliminate_after_retreat), 4)
-        out["eliminate_after_retreat_exact"] = _exact(after.eliminate_after_retreat)
-    out["aftermath_notes"] = [n.to_dict() for n in after.notes]
-    return out

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from adjudicator.engine import budget
-from adjudicator.engine.aftermath import aftermath_json, battle_aftermath
+from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle, resolve_entry, ruling_json
 from adjudicator.engine.card_attack import (
     MAX_TARGETS_GIVEN,
@@ -28,7 +28,7 @@ from adjudicator.engine.card_attack import (
 )
 from adjudicator.engine.card_group import group_json, resolve_group
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.fire_map import fire_map, fire_map_json
+from adjudicator.engine.fire_map import fire_map
 from adjudicator.engine.follow_ups import follow_up_battles
 from adjudicator.engine.geometry import SECTIONS, Hex, Section
 from adjudicator.engine.los import line_of_sight, los_json
@@ -175,7 +175,7 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     after = engine_call(lambda: battle_aftermath(situation, rulebook, ruling, card=ruling.card,
                                                  combat_card=ruling.combat_card))
     answer = ruling_json(situation, rulebook, ruling)
-    outcome = aftermath_json(after)
+    outcome = after.to_dict()
     if answer["probabilities"] is not None:
         for key in ("eliminate_after_retreat", "eliminate_after_retreat_exact"):
             if key in outcome:
@@ -256,12 +256,14 @@ def group_answer(data: dict[str, Any], situation: Situation, card: str, rulebook
     rolls = data["rolled"]
     if len(rolls) > MAX_GROUP:
         raise RequestError("rolled", f"`rolled` lists at most {MAX_GROUP} rolls")
-    parsed = [engine_call(lambda r=r: parse_rolled(r, rulebook)) for r in rolls]
+    parsed = [engine_call(lambda: parse_rolled(r, rulebook)) for r in rolls]  # noqa: B023 (called at once)
     ends_given = data.get("retreat_to") or []
     if not isinstance(ends_given, list) or len(ends_given) > MAX_GROUP:
         raise RequestError("retreat_to", f"`retreat_to` must be a list of at most {MAX_GROUP} hexes (or nulls)")
-    ends = [None if e is None else engine_call(lambda i=i, e=e: parse_hex(e, f"retreat_to[{i}]", situation.board))
-            for i, e in enumerate(ends_given)]
+    ends: list[Hex | None] = []
+    for i, end in enumerate(ends_given):
+        ends.append(None if end is None else engine_call(
+            lambda: parse_hex(end, f"retreat_to[{i}]", situation.board)))  # noqa: B023 (called at once)
     group = tuple(u.id for u in attack.targets)
     steps = engine_call(lambda: resolve_group(situation, rulebook, attack.card, group, parsed, ends))
     return group_json(situation, rulebook, steps)
@@ -278,7 +280,7 @@ def fire_map_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
         raise RequestError("side", f"`side` must be one of {', '.join(SIDES)}: the side playing the card")
     shots = engine_call(lambda: fire_map(situation, rulebook, unit, card=card, combat_card=combat_card, order=order,
                                          card_side=side))
-    return fire_map_json(shots)
+    return shots.to_dict()
 
 
 def move_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:

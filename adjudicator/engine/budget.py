@@ -57,12 +57,6 @@ def close_budget(token: Token[Spent | None]) -> None:
     _current.reset(token)
 
 
-def spent_units() -> int | None:
-    """Work charged so far under the open budget (None when none is open)."""
-    spent = _current.get()
-    return None if spent is None else spent.units
-
-
 @contextmanager
 def work_budget(limit: int) -> Iterator[Spent]:
     """Count (and cap at ``limit``) the work of the engine calls made inside the block."""

@@ -13,24 +13,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.aftermath import RETREAT_RULE
-from adjudicator.engine.battle import is_a, unit_json
+from adjudicator.engine.battle import unit_json
+from adjudicator.engine.core_ids import DICE_RULE, RETREAT
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, STAR, die_faces, special_rules_in_effect
-from adjudicator.engine.odds import Odds, battle_odds, odds_json
+from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
+from adjudicator.engine.lookups import is_a, special_rules_in_effect
+from adjudicator.engine.odds import Odds, battle_odds
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import RetreatResult, retreat_options
-from adjudicator.engine.rulebook import CardRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, say, unit_ref
 
 MAX_TARGETS_GIVEN = 12  # bounded work: no card attacks more units than this
 
 
 def is_card_attack(rulebook: Rulebook, card: str | None) -> bool:
     """Whether ``card`` (a content id) is a card that attacks by itself (has ``fixed_dice``)."""
-    rules = rulebook.rules.get(card) if card else None
-    return isinstance(rules, CardRules) and bool(rules.fixed_dice)
+    rules = rulebook.card(card)
+    return rules is not None and bool(rules.fixed_dice)
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,9 @@ class CardAttack:
 def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, target_id: str,
                        other_targets: tuple[str, ...] = ()) -> CardAttack:
     """Rule on ``card`` attacking ``target_id`` (and the rest of its group, ``other_targets``)."""
-    rules = rulebook.rules[card]
-    assert isinstance(rules, CardRules)
-    name = rulebook.names[card]
+    rules = rulebook.card(card)
+    if rules is None:
+        raise IllegalSituation("card", f"{rulebook.names.get(card, card)} is not a command card")
     target = situation.unit(target_id, "target")
     if len(other_targets) > MAX_TARGETS_GIVEN:
         raise IllegalSituation("targets", f"has {len(other_targets)} units; at most {MAX_TARGETS_GIVEN} are allowed")
@@ -69,42 +71,46 @@ def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, targ
         if unit not in group:
             group.append(unit)
     side = "allies" if target.side == "axis" else "axis"
+    card_ref = entry_ref(rulebook, card)
     why_not: list[Reason] = []
     notes: list[Reason] = []
     if any(u.side != target.side for u in group):
-        why_not.append(Reason(card, f"{name} attacks enemy units only: every target must be on the {target.side} side"))
+        why_not.append(say("card_attack.enemy_only", card, card=card_ref, side=target.side))
     if len(group) > rules.max_targets:
-        why_not.append(Reason(card, f"{name} attacks at most {rules.max_targets} unit(s); {len(group)} are given"))
+        why_not.append(say("card_attack.too_many", card, fact="max_targets", card=card_ref, most=rules.max_targets,
+                           given=len(group)))
     if rules.targets_contiguous and not _contiguous(situation, group):
-        why_not.append(Reason(card, f"{name}: the units it attacks must stand on contiguous hexes"))
+        why_not.append(say("card_attack.not_contiguous", card, fact="targets_contiguous", card=card_ref))
 
     dice, source = rules.fixed_dice.get(side, 0), card
-    breakdown = [Reason(card, f"{name} played by the {side}: {_dice(dice)} on each target", dice)]
+    breakdown = [say("card_attack.dice", card, fact="fixed_dice", dice=dice, card=card_ref, side=side, n=dice)]
     for rule_id, special in special_rules_in_effect(situation, rulebook):
         if special.fixed_dice and any(is_a(rulebook, card, c) for c in special.fixed_dice_cards):
             new = special.fixed_dice.get(side, dice)
-            breakdown.append(Reason(rule_id, f"{rulebook.names[rule_id]}: {name} rolls {_dice(new)} for the {side}",
-                                    new - dice))
+            breakdown.append(say("card_attack.rule_dice", rule_id, fact="fixed_dice", dice=new - dice,
+                                 entry=entry_ref(rulebook, rule_id), card=card_ref, side=side, n=new))
             dice, source = new, rule_id
-    breakdown.append(Reason(card, "A card's dice are not reduced by the target's terrain", 0))
+    breakdown.append(say("card_attack.no_terrain", card, dice=0))
     if dice <= 0:
-        why_not.append(Reason(source, "No dice are rolled, so there is no attack"))
+        why_not.append(say("card_attack.no_dice", source))
 
     faces = die_faces(rulebook)
     t_rules = rulebook.unit(target.profile)
+    whom = unit_ref(situation, rulebook, target)
     symbols: set[str] = set()
     hit_reasons: list[Reason] = []
     if t_rules.targeted_as in faces:
         symbols.add(t_rules.targeted_as)
-        hit_reasons.append(Reason(target.profile, f"{rulebook.names[target.profile]} is hit by "
-                                                  f"{t_rules.targeted_as} symbols"))
+        hit_reasons.append(say("hits.own_symbol", target.profile, fact="targeted_as", target=whom,
+                               symbol=t_rules.targeted_as))
     if ALWAYS_HITS in faces:
         symbols.add(ALWAYS_HITS)
-        hit_reasons.append(Reason(DICE_RULE, f"A {ALWAYS_HITS} scores a hit on any unit"))
+        hit_reasons.append(say("hits.always", DICE_RULE, face=ALWAYS_HITS))
     if STAR in faces:
         if rules.stars_hit:
             symbols.add(STAR)
-        hit_reasons.append(Reason(card, f"{name}: stars {'score' if rules.stars_hit else 'do not score'} hits"))
+        hit_reasons.append(say("hits.card_stars" if rules.stars_hit else "card_attack.stars_miss", card,
+                               fact="stars_hit", card=card_ref))
     ordered = tuple(f for f in faces if f in symbols)
     odds = battle_odds(dice, faces, ordered, target.figures) if not why_not else None
 
@@ -113,15 +119,10 @@ def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, targ
     try:
         retreat = retreat_options(situation, rulebook, target.id, 1, card=card)
     except IllegalSituation as exc:
-        notes.append(Reason(RETREAT_RULE, f"The retreat cannot be computed: {exc.message}"))
-    notes.append(Reason(card, f"{name} is an attack by the card: no unit battles, so nothing takes ground or "
-                              "overruns"))
+        notes.append(say("retreat.not_computed", RETREAT, problem=exc.message))
+    notes.append(say("card_attack.no_advance", card, card=card_ref))
     return CardAttack(card, side, target, tuple(group), tuple(dict.fromkeys(why_not)), max(dice, 0),
                       tuple(breakdown), ordered, tuple(hit_reasons), odds, allowance, retreat, tuple(notes))
-
-
-def _dice(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
 
 
 def _contiguous(situation: Situation, group: list[Unit]) -> bool:
@@ -165,7 +166,7 @@ def card_attack_json(situation: Situation, rulebook: Rulebook, attack: CardAttac
         "breakdown": [r.to_dict() for r in attack.breakdown],
         "hit_symbols": list(attack.hit_symbols),
         "hit_reasons": [r.to_dict() for r in attack.hit_reasons],
-        "probabilities": odds_json(attack.odds) if attack.odds is not None else None,
+        "probabilities": attack.odds.to_dict() if attack.odds is not None else None,
         "flags_ignored": attack.dice if may is None else may,
         "flag_allowance": attack.allowance.to_dict(),
         "retreat": retreat,

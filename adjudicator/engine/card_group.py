@@ -113,6 +113,6 @@ def group_json(situation: Situation, rulebook: Rulebook, steps: Sequence[GroupSt
     out = resolution_json(situation, rulebook, steps[0].resolution)
     out["sequence"] = [{**resolution_json(step.before, rulebook, step.resolution),
                      "applied": [r.to_dict() for r in step.applied],
-                     "moved_to": hex_ref(step.before.board, step.moved_to).to_json() if step.moved_to else None}
+                     "moved_to": hex_ref(step.before.board, step.moved_to).to_dict() if step.moved_to else None}
                     for step in steps]
     return out

@@ -24,8 +24,8 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
-from adjudicator.engine.geometry import Board, Hex, distance
-from adjudicator.engine.los import hex_json, sight_map
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.los import sight_map
 from adjudicator.engine.orders import OrderTerms
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -59,6 +59,21 @@ class FireMap:
     def truncated(self) -> bool:
         return self.pairs > len(self.battles)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
+        out: dict[str, Any] = {
+            "unit": self.unit,
+            "battles": [fire_entry_json(b) for b in self.battles],
+            "pairs": self.pairs,
+            "beyond_range": self.beyond_range,
+            "truncated": self.truncated,
+            "max_pairs": self.max_pairs,
+        }
+        if self.in_sight is not None and self.board is not None:
+            out["in_sight"] = [hex_json(self.board, h) for h in self.in_sight]
+        return out
+
+
 
 def fire_map(
     situation: Situation, rulebook: Rulebook, unit_id: str | None = None, card: str | None = None,
@@ -68,8 +83,9 @@ def fire_map(
     """Every battle one unit could make against an enemy, for all units or only those involving
     ``unit_id`` (as attacker or target). ``card`` / ``combat_card`` are applied to every pair, as
     ``/battle`` would with the same fields; an unknown one raises IllegalSituation naming it.
-    With ``card_side`` (the side playing the card) the card and its order apply to that side's
-    attackers only: the other side's battles are ruled as on its own turn, without the card."""
+    ``order`` says how the card was played (engine ``orders``); with ``card_side`` (the side playing
+    the card) the card and its order apply to that side's attackers only: the other side's battles
+    are ruled as on its own turn, without the card."""
     unit = situation.unit(unit_id, "unit") if unit_id is not None else None
     # an unknown card is refused as /battle refuses it, even when no pair is in reach
     card = resolve_entry(rulebook, card, "card", "command_card")
@@ -123,18 +139,3 @@ def fire_entry_json(ruling: BattleRuling) -> dict[str, Any]:
         "line_of_sight_needed": ruling.los_needed,
         "hit_symbols": list(ruling.hits.symbols),
     }
-
-
-def fire_map_json(fm: FireMap) -> dict[str, Any]:
-    """The ``/api/v1/fire-map`` answer. Pure and deterministic (also run in the browser)."""
-    out: dict[str, Any] = {
-        "unit": fm.unit,
-        "battles": [fire_entry_json(b) for b in fm.battles],
-        "pairs": fm.pairs,
-        "beyond_range": fm.beyond_range,
-        "truncated": fm.truncated,
-        "max_pairs": fm.max_pairs,
-    }
-    if fm.in_sight is not None and fm.board is not None:
-        out["in_sight"] = [hex_json(fm.board, h) for h in fm.in_sight]
-    return out

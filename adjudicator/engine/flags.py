@@ -20,45 +20,15 @@ since the card is played precisely to ignore a flag.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import (
-    BadgeRules,
-    CardRules,
-    CombatCardRules,
-    FlagRule,
-    HexRules,
-    NationRules,
-    Rulebook,
-    UnitRules,
-)
+from adjudicator.engine.core_ids import RETREAT
+from adjudicator.engine.lookups import nations_in_effect
+from adjudicator.engine.reasons import Reason, UnitRef
+from adjudicator.engine.rulebook import FlagRule, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
-
-
-def hex_text(situation: Situation, unit_or_hex: Any) -> str:
-    """A hex as a player reads it on the board, with the editor coordinates: ``F4 (row 5, col 10)``."""
-    h = getattr(unit_or_hex, "hex", unit_or_hex)
-    return f"{situation.board.label(h)} (row {h.row}, col {h.col})"
-
-
-def rule_in_effect(situation: Situation, rulebook: Rulebook, rule: str) -> bool:
-    """``rule`` may be a situation ``rules`` id or the content id of the entry that defines it."""
-    if situation.rule(rule):
-        return True
-    situation_id = getattr(rulebook.rules.get(rule), "situation_id", None)
-    return bool(situation_id) and situation.rule(situation_id)
-
-
-def rule_entry(rulebook: Rulebook, rule: str) -> str:
-    """The content id to cite for a situation rule id (or the id itself when it is one)."""
-    if rule in rulebook.kinds:
-        return rule
-    for entry_id, rules in rulebook.rules.items():
-        if getattr(rules, "situation_id", None) == rule:
-            return entry_id
-    return rule
+from adjudicator.engine.wording import entry_ref, entry_refs, say, unit_ref
 
 
 def unit_rules(rulebook: Rulebook, unit: Unit) -> UnitRules:
@@ -68,37 +38,19 @@ def unit_rules(rulebook: Rulebook, unit: Unit) -> UnitRules:
 def nation_entries(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[list[str], list[Reason]]:
     """Nation entries whose ``nation_codes`` name the unit's nation and whose required special rule
     (if any) is in effect. Entries skipped for a missing rule are reported."""
-    found: list[str] = []
-    skipped: list[Reason] = []
-    if not unit.nation:
-        return found, skipped
-    for entry_id in rulebook.ids_of_kind("nation"):
-        rules = rulebook.rules[entry_id]
-        if not isinstance(rules, NationRules) or unit.nation not in rules.nation_codes:
-            continue
-        if rules.requires_rule and not rule_in_effect(situation, rulebook, rules.requires_rule):
-            skipped.append(Reason(entry_id, (
-                f"{rulebook.names[entry_id]} rules apply only when the special rule "
-                f"'{rules.requires_rule}' is in effect; it is not listed in the situation's rules."
-            )))
-            continue
-        found.append(entry_id)
-    return found, skipped
-
-
-def bridged(situation: Situation, rulebook: Rulebook, h: Any) -> bool:
-    return any(rulebook.hex_rules(f).is_bridge for f in situation.hex_state(h).features()
-               if isinstance(rulebook.rules.get(f), HexRules))
-
-
-def _count_text(count: int | None) -> str:
-    if count is None:
-        return "all flags"
-    return "1 flag" if count == 1 else f"{count} flags"
+    found, skipped = nations_in_effect(situation, rulebook, unit)
+    return [entry_id for entry_id, _ in found], [
+        say("flags.nation_needs_rule", entry_id, fact="requires_rule", nation=entry_ref(rulebook, entry_id),
+            entry=entry_ref(rulebook, rules.requires_rule or "")) for entry_id, rules in skipped]
 
 
 def _count(rule: FlagRule) -> int | None:
     return None if rule.count == "all" else int(rule.count)
+
+
+def _said(count: int | None) -> int | str:
+    """A flag count as a reason parameter: a number, or "all"."""
+    return "all" if count is None else count
 
 
 @dataclass(frozen=True)
@@ -150,37 +102,57 @@ class FlagAllowance:
         }
 
 
-def _check_rule(
-    situation: Situation, rulebook: Rulebook, unit: Unit, source: str, rule: FlagRule, reasons: list[Reason],
-) -> bool:
-    """Whether ``rule`` (a flag permission of entry ``source``) applies to ``unit``; explains a miss."""
-    name = rulebook.names[source]
-    unit_class = unit_rules(rulebook, unit).unit_class
-    if rule.unit_classes and unit_class not in rule.unit_classes:
-        classes = ", ".join(rule.unit_classes)
-        reasons.append(Reason(source, f"{name}: only {classes} may ignore {_count_text(_count(rule))}; "
-                                      f"this unit is {unit_class}."))
-        return False
-    if rule.nations and unit.nation not in rule.nations:
-        nations = ", ".join(rule.nations)
-        reasons.append(Reason(source, f"{name}: only {nations} units ignore {_count_text(_count(rule))} here; "
-                                      f"this unit's nation is {unit.nation or 'not given'}."))
-        return False
-    if rule.owner_only:
-        owner = situation.hex_state(unit.hex).owner
-        if owner is None:
-            reasons.append(Reason(source, (
-                f"{name} protects only its original owner's units. The situation does not give the hex's "
-                f"owner, so the occupant ({unit.side}) is assumed to be the original owner — give "
-                f"\"owner\" on the hex if it was captured."
-            )))
-        elif owner != unit.side:
-            reasons.append(Reason(source, (
-                f"{name}: only the original owner's units ({owner}) may ignore a flag here; this unit is "
-                f"{unit.side}, so the captured {name} gives it no flag."
-            )))
+@dataclass
+class _Gathered:
+    """The permissions and obligations found so far for one unit, with the reasons said."""
+
+    situation: Situation
+    rulebook: Rulebook
+    unit: Unit
+    who: UnitRef
+    reasons: list[Reason] = field(default_factory=list)
+    optional: list[FlagSource] = field(default_factory=list)
+    mandatory: list[FlagSource] = field(default_factory=list)
+
+    def applies(self, source: str, rule: FlagRule) -> bool:
+        """Whether ``rule`` (a flag permission of entry ``source``) applies to the unit; explains a miss."""
+        s, rb, unit = self.situation, self.rulebook, self.unit
+        entry = entry_ref(rb, source)
+        count = _said(_count(rule))
+        unit_class = unit_rules(rb, unit).unit_class
+        if rule.unit_classes and unit_class not in rule.unit_classes:
+            self.reasons.append(say("flags.class_only", source, fact="flags", source=entry, classes=rule.unit_classes,
+                                    count=count, unit=self.who, unit_class=unit_class))
             return False
-    return True
+        if rule.nations and unit.nation not in rule.nations:
+            self.reasons.append(say("flags.nation_only", source, fact="flags", source=entry, nations=rule.nations,
+                                    count=count, unit=self.who, nation=unit.nation or "not given"))
+            return False
+        if rule.owner_only:
+            owner = s.hex_state(unit.hex).owner
+            if owner is None:
+                self.reasons.append(say("flags.owner_assumed", source, fact="flags", source=entry, side=unit.side))
+            elif owner != unit.side:
+                self.reasons.append(say("flags.owner_captured", source, fact="flags", source=entry, owner=owner,
+                                        unit=self.who, side=unit.side))
+                return False
+        return True
+
+    def add(self, source: FlagSource) -> None:
+        (self.mandatory if source.mandatory else self.optional).append(source)
+        self.reasons.append(say("flags.must_ignore" if source.mandatory else "flags.may_ignore", source.rule,
+                                fact="flags", source=entry_ref(self.rulebook, source.rule), unit=self.who,
+                                count=_said(source.count)))
+
+    def grant(self, entry_id: str, rules: tuple[FlagRule, ...], kind: str) -> list[FlagSource]:
+        """Add each flag rule of ``entry_id`` that applies; the sources added."""
+        added: list[FlagSource] = []
+        for rule in rules:
+            if self.applies(entry_id, rule):
+                source = FlagSource(entry_id, _count(rule), rule.mandatory, kind)
+                self.add(source)
+                added.append(source)
+        return added
 
 
 def flags_ignorable(
@@ -193,109 +165,80 @@ def flags_ignorable(
     flags: ``forbids_flag_ignoring``); ``combat_card`` is a combat card played on the target (a
     Bitter Resistance action lets it ignore a flag)."""
     unit = situation.unit(unit_id)
-    reasons: list[Reason] = []
-
-    if card is not None:
-        card_rules = rulebook.rules.get(card)
-        if isinstance(card_rules, CardRules) and card_rules.forbids_flag_ignoring:
-            reasons.append(Reason(card, (
-                f"{rulebook.names[card]}: flags it rolls may not be ignored — terrain, badges, nations "
-                f"and combat cards give no flag ignoring against it."
-            )))
-            return FlagAllowance(0, 0, tuple(reasons), (), card)
-
-    optional: list[FlagSource] = []
-    mandatory: list[FlagSource] = []
+    card_rules = rulebook.card(card)
+    if card is not None and card_rules is not None and card_rules.forbids_flag_ignoring:
+        return FlagAllowance(0, 0, (say("flags.forbidden_by_card", card, fact="forbids_flag_ignoring",
+                                        card=entry_ref(rulebook, card)),), (), card)
+    found = _Gathered(situation, rulebook, unit, unit_ref(situation, rulebook, unit))
     terrain_grants: list[FlagSource] = []
-
-    def add(source: FlagSource) -> None:
-        (mandatory if source.mandatory else optional).append(source)
-        verb = "must" if source.mandatory else "may"
-        reasons.append(Reason(source.rule, f"{rulebook.names[source.rule]}: the unit {verb} ignore "
-                                           f"{_count_text(source.count)}."))
-
-    state = situation.hex_state(unit.hex)
-    for feature in state.features():
-        hex_rules = rulebook.rules.get(feature)
-        if not isinstance(hex_rules, HexRules):
-            continue
-        for rule in hex_rules.flags:
-            if _check_rule(situation, rulebook, unit, feature, rule, reasons):
-                source = FlagSource(feature, _count(rule), rule.mandatory, "hex")
-                add(source)
-                terrain_grants.append(source)
-
-    for rule in unit_rules(rulebook, unit).flags:
-        if _check_rule(situation, rulebook, unit, unit.profile, rule, reasons):
-            add(FlagSource(unit.profile, _count(rule), rule.mandatory, "unit"))
-
+    for feature in situation.hex_state(unit.hex).features():
+        terrain_grants += found.grant(feature, rulebook.hex_rules(feature).flags, "hex")
+    found.grant(unit.profile, unit_rules(rulebook, unit).flags, "unit")
     for badge in unit.badges:
-        badge_rules = rulebook.rules.get(badge)
-        if isinstance(badge_rules, BadgeRules):
-            for rule in badge_rules.flags:
-                if _check_rule(situation, rulebook, unit, badge, rule, reasons):
-                    add(FlagSource(badge, _count(rule), rule.mandatory, "badge"))
+        badge_rules = rulebook.badge(badge)
+        if badge_rules is not None:
+            found.grant(badge, badge_rules.flags, "badge")
+    _nation_flags(found, terrain_grants)
+    combat_extra, combat_all = _combat_card_flags(found, combat_card)
 
-    nations, skipped = nation_entries(situation, rulebook, unit)
-    reasons.extend(skipped)
-    extra_must: list[FlagSource] = []
-    for nation in nations:
-        nation_rules = rulebook.rules[nation]
-        assert isinstance(nation_rules, NationRules)
-        applied: list[FlagSource] = []
-        for rule in nation_rules.flags:
-            if _check_rule(situation, rulebook, unit, nation, rule, reasons):
-                source = FlagSource(nation, _count(rule), rule.mandatory, "nation")
-                add(source)
-                applied.append(source)
-        if nation_rules.terrain_flags_mandatory and applied and terrain_grants:
-            for source in applied:
-                if not source.mandatory or source.count is None:
-                    continue
-                best = _largest(terrain_grants)
-                total = None if best is None else source.count + best
-                extra_must.append(FlagSource(nation, total, True, "nation"))
-                terrain_names = ", ".join(rulebook.names[t.rule] for t in terrain_grants)
-                reasons.append(Reason(nation, (
-                    f"{rulebook.names[nation]}: in terrain that lets a unit ignore a flag ({terrain_names}) "
-                    f"it must ignore {_count_text(total)} instead."
-                )))
-    mandatory.extend(extra_must)
-
-    combat_extra = 0
-    combat_all = False
-    if combat_card is not None:
-        combat_rules = rulebook.rules.get(combat_card)
-        if isinstance(combat_rules, CombatCardRules):
-            granted = False
-            for rule in combat_rules.flags:
-                if _check_rule(situation, rulebook, unit, combat_card, rule, reasons):
-                    granted = True
-                    count = _count(rule)
-                    combat_all = combat_all or count is None
-                    combat_extra += count or 0
-                    source = FlagSource(combat_card, count, rule.mandatory, "combat_card")
-                    (mandatory if rule.mandatory else optional).append(source)
-                    reasons.append(Reason(combat_card, (
-                        f"{rulebook.names[combat_card]} played on the unit: it may ignore "
-                        f"{_count_text(count)} more, on top of any other permission."
-                    )))
-            if not granted and not combat_rules.flags:
-                reasons.append(Reason(combat_card, f"{rulebook.names[combat_card]} does not let a unit ignore flags."))
-
+    optional, mandatory = found.optional, found.mandatory
     must = _largest(mandatory) if mandatory else 0
     base_optional = [s for s in optional if s.kind != "combat_card"]
     may_base: int | None = _largest(base_optional) if base_optional else 0
     unlimited = must is None or may_base is None or combat_all
     may = None if unlimited else max(must or 0, may_base or 0) + combat_extra
     if len([s for s in optional + mandatory if s.kind != "combat_card" and s.count == 1]) > 1:
-        reasons.append(Reason("retreat", (
-            "Several permissions to ignore a flag do not add up: the unit ignores at most the largest "
-            "of them (the Japanese nation rule and a combat card are the exceptions that add)."
-        )))
+        found.reasons.append(say("flags.do_not_add_up", RETREAT))
     if not optional and not mandatory:
-        reasons.append(Reason("retreat", "Nothing lets this unit ignore a flag: every flag rolled makes it retreat."))
-    return FlagAllowance(may, must, tuple(reasons), tuple(mandatory + optional))
+        found.reasons.append(say("flags.none", RETREAT))
+    return FlagAllowance(may, must, tuple(found.reasons), tuple(mandatory + optional))
+
+
+def _nation_flags(found: _Gathered, terrain_grants: list[FlagSource]) -> None:
+    """The unit's nations' flags; with ``terrain_flags_mandatory`` (Japanese) a terrain that lets
+    it ignore a flag makes it ignore one more, "must"."""
+    rb = found.rulebook
+    nations, skipped = nation_entries(found.situation, rb, found.unit)
+    found.reasons.extend(skipped)
+    extra_must: list[FlagSource] = []
+    for nation in nations:
+        nation_rules = rb.nation(nation)
+        applied = found.grant(nation, nation_rules.flags, "nation")
+        if not (nation_rules.terrain_flags_mandatory and applied and terrain_grants):
+            continue
+        for source in applied:
+            if not source.mandatory or source.count is None:
+                continue
+            best = _largest(terrain_grants)
+            total = None if best is None else source.count + best
+            extra_must.append(FlagSource(nation, total, True, "nation"))
+            found.reasons.append(say("flags.terrain_makes_must", nation, fact="terrain_flags_mandatory",
+                                     nation=entry_ref(rb, nation),
+                                     terrains=entry_refs(rb, (t.rule for t in terrain_grants)), count=_said(total)))
+    found.mandatory.extend(extra_must)
+
+
+def _combat_card_flags(found: _Gathered, combat_card: str | None) -> tuple[int, bool]:
+    """A combat card played on the unit (Bitter Resistance) adds its flags to any other
+    permission: (flags added, whether it lets the unit ignore all)."""
+    rules = found.rulebook.combat_card(combat_card) if combat_card is not None else None
+    if combat_card is None or rules is None:
+        return 0, False
+    extra, every = 0, False
+    card = entry_ref(found.rulebook, combat_card)
+    for rule in rules.flags:
+        if not found.applies(combat_card, rule):
+            continue
+        count = _count(rule)
+        every = every or count is None
+        extra += count or 0
+        source = FlagSource(combat_card, count, rule.mandatory, "combat_card")
+        (found.mandatory if rule.mandatory else found.optional).append(source)
+        found.reasons.append(say("flags.combat_card_adds", combat_card, fact="flags", card=card, unit=found.who,
+                                 count=_said(count)))
+    if not rules.flags:
+        found.reasons.append(say("flags.combat_card_none", combat_card, card=card))
+    return extra, every
 
 
 def _largest(sources: list[FlagSource]) -> int | None:

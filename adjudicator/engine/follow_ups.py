@@ -21,11 +21,12 @@ from typing import Any
 from adjudicator.engine.battle import BattleRuling
 from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.hits import die_faces, hit_symbols
-from adjudicator.engine.odds import battle_odds, joint, odds_json
-from adjudicator.engine.orders import ordered_by_class
+from adjudicator.engine.lookups import card_orders, nations_of
+from adjudicator.engine.odds import battle_odds, exact, joint
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CardRules, NationRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, say, unit_ref
 
 
 @dataclass(frozen=True)
@@ -53,25 +54,14 @@ class FollowUp:
             out["probabilities"] = list(self.odds)
         if self.chance is not None:
             out["chance"] = round(float(self.chance), 4)
-            out["chance_exact"] = f"{self.chance.numerator}/{self.chance.denominator}"
+            out["chance_exact"] = exact(self.chance)
         return out
-
-
-def _dice(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
-def _nations(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
-    if not unit.nation:
-        return []
-    return [(entry_id, rules) for entry_id in rulebook.ids_of_kind("nation")
-            if isinstance(rules := rulebook.rules[entry_id], NationRules) and unit.nation in rules.nation_codes]
 
 
 def _odds(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit, dice: int,
           card: str | None = None) -> tuple[tuple[str, ...], dict[str, Any]]:
     hits = hit_symbols(situation, rulebook, attacker, target, True, card)
-    return hits.symbols, odds_json(battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures))
+    return hits.symbols, battle_odds(dice, die_faces(rulebook), hits.symbols, target.figures).to_dict()
 
 
 def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
@@ -82,13 +72,13 @@ def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     out: list[FollowUp] = []
     out.extend(_battle_back(situation, rulebook, ruling, allowance))
     out.extend(_second_close_assault(situation, rulebook, ruling))
-    card = rulebook.rules.get(ruling.card) if ruling.card else None
-    if (isinstance(card, CardRules) and card.battles_per_unit > 1 and not ruling.attacker.battled
-            and ordered_by_class(rulebook, card, ruling.attacker)):
-        name = rulebook.names[str(ruling.card)]
-        out.append(FollowUp("second_battle", ruling.attacker.id, (), None, False, Reason(str(ruling.card), (
-            f"{name}: {ruling.attacker.id} may battle {card.battles_per_unit} times this turn; the next battle is "
-            "ruled like this one, at any target in range"))))
+    card = rulebook.card(ruling.card)
+    # the card's second battle is for the kind of unit it orders, and once (engine ``orders``)
+    if (ruling.card is not None and card is not None and card.battles_per_unit > 1 and not ruling.attacker.battled
+            and card_orders(rulebook, card, ruling.attacker)):
+        out.append(FollowUp("second_battle", ruling.attacker.id, (), None, False, say(
+            "follow_up.second_battle", ruling.card, fact="battles_per_unit", card=entry_ref(rulebook, ruling.card),
+            unit=unit_ref(situation, rulebook, ruling.attacker), n=card.battles_per_unit)))
     return tuple(out)
 
 
@@ -98,10 +88,9 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
     if not ruling.close_assault:
         return []
     out: list[FollowUp] = []
-    for nation_id, rules in _nations(rulebook, target):
+    for nation_id, rules in nations_of(rulebook, target):
         if rules.battle_back_dice is None or target.figures < rules.battle_back_figures:
             continue
-        name = rulebook.names[nation_id]
         if ruling.card in rules.battle_back_not_with_cards:
             continue
         t_rules = rulebook.unit(target.profile)
@@ -117,13 +106,13 @@ def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
                                                           ruling.odds.flag_chance).items()
                           if hits == needed and (allowance is None or allowance.most_ignored(flags) == flags)),
                          Fraction(0))
-        terrain = ", ignoring terrain" if rules.battle_back_ignores_terrain else ""
+        terrain = "_ignoring_terrain" if rules.battle_back_ignores_terrain else ""
+        why = say(f"follow_up.battle_back{terrain}", nation_id, fact="battle_back_dice",
+                  nation=entry_ref(rulebook, nation_id), unit=unit_ref(situation, rulebook, target),
+                  figures=rules.battle_back_figures, attacker=unit_ref(situation, rulebook, attacker),
+                  n=rules.battle_back_dice)
         out.append(FollowUp("battle_back", target.id, (attacker.id,), rules.battle_back_dice,
-                            rules.battle_back_ignores_terrain, Reason(nation_id, (
-                                f"{name}: if {target.id} comes out of this close assault down to "
-                                f"{rules.battle_back_figures} figure(s) without retreating, it may battle "
-                                f"{attacker.id} back with {_dice(rules.battle_back_dice)}{terrain}")),
-                            symbols, (odds,), chance))
+                            rules.battle_back_ignores_terrain, why, symbols, (odds,), chance))
     return out
 
 
@@ -132,7 +121,7 @@ def _second_close_assault(situation: Situation, rulebook: Rulebook, ruling: Batt
     if not ruling.close_assault or ruling.overrun_battle:
         return []
     out: list[FollowUp] = []
-    for nation_id, rules in _nations(rulebook, attacker):
+    for nation_id, rules in nations_of(rulebook, attacker):
         dice = rules.second_close_assault_dice
         units = rules.second_close_assault_units
         if dice is None or (units and attacker.profile not in units):
@@ -142,12 +131,13 @@ def _second_close_assault(situation: Situation, rulebook: Rulebook, ruling: Batt
         if not others:
             continue
         results = [_odds(situation, rulebook, attacker, other, dice) for other in others]
-        terrain = ", ignoring terrain" if rules.second_close_assault_ignores_terrain else ""
+        terrain = "_ignoring_terrain" if rules.second_close_assault_ignores_terrain else ""
+        why = say(f"follow_up.second_close_assault{terrain}", nation_id, fact="second_close_assault_dice",
+                  nation=entry_ref(rulebook, nation_id), target=unit_ref(situation, rulebook, target),
+                  unit=unit_ref(situation, rulebook, attacker),
+                  others=tuple(unit_ref(situation, rulebook, u) for u in others), n=dice)
         out.append(FollowUp(
             "second_close_assault", attacker.id, tuple(u.id for u in others), dice,
-            rules.second_close_assault_ignores_terrain, Reason(nation_id, (
-                f"{rulebook.names[nation_id]}: if this close assault eliminates {target.id} or makes it retreat, "
-                f"{attacker.id} may instead of taking ground close-assault another adjacent enemy "
-                f"({', '.join(u.id for u in others)}) with {_dice(dice)}{terrain}")),
+            rules.second_close_assault_ignores_terrain, why,
             results[0][0] if len(results) == 1 else (), tuple(odds for _, odds in results)))
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 BoardKind = Literal["standard", "overlord", "breakthrough"]
 Section = Literal["left", "center", "right"]
@@ -28,7 +28,7 @@ class Hex:
         """The six touching hexes, on or off any board."""
         return tuple(Hex(self.row + dr, self.col + dc) for dr, dc in NEIGHBOUR_STEPS)
 
-    def as_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int]:
         return {"row": self.row, "col": self.col}
 
 
@@ -94,6 +94,16 @@ class Board:
         """Human label: column letter (lowercase on odd rows) and number counted from the bottom."""
         letter = chr(ord("A") + h.col // 2) if h.col % 2 == 0 else chr(ord("a") + (h.col - 1) // 2)
         return f"{letter}{self.rows - h.row}"
+
+
+def hex_json(board: Board, h: Hex) -> dict[str, Any]:
+    """A hex in an answer: its coordinates and, on the board, its label (``on_board: false`` off it)."""
+    out: dict[str, Any] = {"row": h.row, "col": h.col}
+    if board.contains(h):
+        out["label"] = board.label(h)
+    else:
+        out["on_board"] = False
+    return out
 
 
 BOARDS: dict[str, Board] = {

@@ -8,24 +8,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES
+from adjudicator.engine.lookups import special_rules_in_effect
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CardRules, CoreRules, Rulebook, SpecialRuleRules, UnitRules
-from adjudicator.engine.situation import Situation, Unit, situation_rule_ids
+from adjudicator.engine.rulebook import Rulebook, UnitRules
+from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, say, unit_ref
 
-DICE_RULE = "range_and_dice"
-"""The core entry that defines the battle die (``die_faces``)."""
-HIT_RULES = ("resolving_hits", DICE_RULE)
-"""Core entries on which faces hit what, most specific first (the first that exists is cited)."""
 ALWAYS_HITS = "grenade"
 STAR = "star"
 
 
 def die_faces(rulebook: Rulebook) -> dict[str, int]:
     """Face name -> how many of the die's sides show it, from ``range_and_dice``."""
-    rules = rulebook.rules.get(DICE_RULE)
-    if not isinstance(rules, CoreRules) or not rules.die_faces:
+    rules = rulebook.core(DICE_RULE)
+    if rules is None or not rules.die_faces:
         raise LookupError(f"the core entry {DICE_RULE!r} must define die_faces")
-    return dict(rules.die_faces)
+    return {str(face): n for face, n in rules.die_faces.items()}
 
 
 @dataclass(frozen=True)
@@ -37,20 +36,6 @@ class HitSymbols:
     def reason_for(self, face: str) -> Reason | None:
         """The reason given about ``face`` (why it hits, or why it does not), if any."""
         return next((r for f, r in zip(self.faces, self.reasons, strict=False) if f == face), None)
-
-
-def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tuple[str, SpecialRuleRules]]:
-    """(entry id, rules) of the special rules the situation's ``rules`` list switches on."""
-    if not situation.rules_in_effect:  # the common case; spares a scan of every entry per battle
-        return []
-    ids = situation_rule_ids(rulebook)
-    out: list[tuple[str, SpecialRuleRules]] = []
-    for situation_id in sorted(situation.rules_in_effect):
-        entry_id = ids.get(situation_id)
-        rules = rulebook.rules.get(entry_id) if entry_id else None
-        if entry_id and isinstance(rules, SpecialRuleRules):
-            out.append((entry_id, rules))
-    return out
 
 
 def hit_symbols(
@@ -73,7 +58,7 @@ def hit_symbols(
     faces = die_faces(rulebook)
     attacker_rules = rulebook.unit(attacker.profile)
     target_rules = rulebook.unit(target.profile)
-    target_name = rulebook.names[target.profile]
+    target_ref = unit_ref(situation, rulebook, target)
     hits: set[str] = set()
     reasons: list[Reason] = []
     faces_said: list[str] = []
@@ -84,25 +69,26 @@ def hit_symbols(
                     if r.matching_symbols_close_assault_only]
         if blinding and not close_assault:
             rule_id = blinding[0][0]
-            reasons.append(Reason(rule_id, f"{rulebook.names[rule_id]}: {symbol} symbols score hits only in close "
-                                           f"assault, and this battle is not one"))
+            reasons.append(say("hits.close_assault_only", rule_id, fact="matching_symbols_close_assault_only",
+                               entry=entry_ref(rulebook, rule_id), symbol=symbol))
         else:
             hits.add(symbol)
-            reasons.append(Reason(target.profile, f"{target_name} is hit by {symbol} symbols"))
+            reasons.append(say("hits.own_symbol", target.profile, fact="targeted_as", target=target_ref,
+                               symbol=symbol))
         faces_said.append(symbol)
     else:
         faces_said.append("")
-        reasons.append(Reason(target.profile, f"{target_name} is targeted as {symbol}: no die face shows that "
-                                              "symbol, so only other faces can hit it"))
+        reasons.append(say("hits.no_own_symbol", target.profile, fact="targeted_as", target=target_ref,
+                           symbol=symbol))
 
     if ALWAYS_HITS in faces:
         hits.add(ALWAYS_HITS)
         cite = next(r for r in HIT_RULES if r in rulebook.kinds)
-        reasons.append(Reason(cite, f"A {ALWAYS_HITS} scores a hit on any unit"))
+        reasons.append(say("hits.always", cite, face=ALWAYS_HITS))
         faces_said.append(ALWAYS_HITS)
 
     if STAR in faces:
-        star = _star_reason(rulebook, attacker, attacker_rules, target, target_rules, card)
+        star = _star_reason(situation, rulebook, attacker, attacker_rules, target, target_rules, card)
         if star is not None:
             hits.add(STAR)
             reasons.append(star)
@@ -111,26 +97,23 @@ def hit_symbols(
 
 
 def _star_reason(
-    rulebook: Rulebook, attacker: Unit, attacker_rules: UnitRules, target: Unit, target_rules: UnitRules,
-    card: str | None,
+    situation: Situation, rulebook: Rulebook, attacker: Unit, attacker_rules: UnitRules, target: Unit,
+    target_rules: UnitRules, card: str | None,
 ) -> Reason | None:
     """Why stars hit this target, or None. "Armor or vehicle" targets are matched on the target's
     family (``unit_class``) as well as on what it is targeted as, so a truck counts as a vehicle."""
     target_classes = {target_rules.unit_class, target_rules.targeted_as}
-    attacker_name = rulebook.names[attacker.profile]
     for star_hit in attacker_rules.star_hits:
         if not target_classes & set(star_hit.targets):
             continue
         if star_hit.when == "unmoved" and attacker.moved > 0:
             continue
-        condition = " because it did not move this turn" if star_hit.when == "unmoved" else ""
-        return Reason(attacker.profile, f"{attacker_name}'s stars score hits on "
-                                        f"{'/'.join(star_hit.targets)} targets{condition}")
+        return say("hits.stars_unmoved" if star_hit.when == "unmoved" else "hits.stars", attacker.profile,
+                   fact="star_hits", unit=unit_ref(situation, rulebook, attacker), classes=star_hit.targets)
     if attacker_rules.unit_class in target_rules.stars_hit_it_from:
-        return Reason(target.profile, f"Stars rolled by {attacker_rules.unit_class} attackers score hits on "
-                                      f"{rulebook.names[target.profile]}")
-    if card is not None:
-        card_rules = rulebook.rules.get(card)
-        if isinstance(card_rules, CardRules) and card_rules.stars_hit:
-            return Reason(card, f"{rulebook.names[card]}: stars score hits")
+        return say("hits.stars_hit_it", target.profile, fact="stars_hit_it_from",
+                   unit_class=attacker_rules.unit_class, target=unit_ref(situation, rulebook, target))
+    card_rules = rulebook.card(card)
+    if card is not None and card_rules is not None and card_rules.stars_hit:
+        return say("hits.card_stars", card, fact="stars_hit", card=entry_ref(rulebook, card))
     return None

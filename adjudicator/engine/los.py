@@ -22,18 +22,17 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
+from adjudicator.engine.core_ids import LOS_RULE
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.geometry import Board, Hex, distance
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import HexRules, Rulebook
+from adjudicator.engine.geometry import Board, Hex, distance, hex_json
+from adjudicator.engine.reasons import EntryRef, Reason, UnitRef
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.sightlines import ACROSS_EDGE, CORNERS, BoardSight, Trace, board_sight, classify, trace
 from adjudicator.engine.situation import HexState, Situation
+from adjudicator.engine.wording import entry_ref, hex_ref, say, say_params, unit_ref
 
 __all__ = ["ACROSS_EDGE", "CORNERS", "LOS_RULE", "READINGS", "Blocker", "LineOfSight", "Trace", "classify",
-           "hex_json", "hex_label", "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
-
-LOS_RULE = "line_of_sight"
-"""The core content entry every line-of-sight ruling cites."""
+           "line_of_sight", "los_json", "plateau_group", "sight_map", "trace"]
 
 READINGS: dict[str, str] = {"edge_runs": "per_edge", "corner_touch": "not_crossed"}
 """The two readings of the rule this engine applies (documented on the ``line_of_sight`` page)."""
@@ -46,10 +45,24 @@ class Blocker:
     """One obstruction that blocks the line: a crossed hex, or one side of a blocked edge."""
 
     hex: Hex
-    rule: str
-    reason: str
+    why: Reason  # what obstructs the hex (``los.unit_blocks``, ``los.terrain_blocks``, ``los.lake_run_blocks``)
     via: Literal["crossed", "edge"] = "crossed"
     edge_with: Hex | None = None
+
+    @property
+    def rule(self) -> str:
+        return self.why.rule
+
+    @property
+    def reason(self) -> str:
+        return self.why.text
+
+    @property
+    def what(self) -> UnitRef | EntryRef:
+        """The unit or the terrain that obstructs, as the reason names it."""
+        found = self.why.param_map.get("unit") or self.why.param_map.get("terrain")
+        assert isinstance(found, (UnitRef, EntryRef))
+        return found
 
 
 @dataclass(frozen=True)
@@ -81,44 +94,37 @@ class _Obstructions:
         self._lakes: set[Hex] | None = None
         self.used_lake_rule = False
 
-    def label(self, h: Hex) -> str:
-        return hex_label(self.board, h)
-
-    def causes(self, h: Hex, note: bool = True) -> list[tuple[str, str]]:
-        """(rule id, sentence) for every reason ``h`` obstructs this line; empty if it does not.
+    def causes(self, h: Hex, note: bool = True) -> list[Reason]:
+        """Every reason ``h`` obstructs this line; empty if it does not.
 
         With ``note``, features that would block but are excused here (same hill group, a lone
         lake hex) are recorded in ``notes`` so the ruling can say why they did not block."""
         if not self.board.contains(h):
             return []
-        found: list[tuple[str, str]] = []
+        found: list[Reason] = []
         unit = self.situation.unit_at(h)
         if unit is not None:
-            name = self.rulebook.names.get(unit.profile, unit.profile)
-            found.append((LOS_RULE, f"unit {unit.id} ({name}, {unit.side}) stands on {self.label(h)}; "
-                                    "any unit, friend or foe, blocks"))
+            found.append(say("los.unit_blocks", LOS_RULE, unit=unit_ref(self.situation, self.rulebook, unit)))
         for feature in self.situation.hex_state(h).features():
             rules = self.rulebook.hex_rules(feature)
             if not rules.blocks_los:
                 continue
-            name = self.rulebook.names.get(feature, feature)
+            terrain = entry_ref(self.rulebook, feature, hex_ref(self.board, h))
             if rules.los_rule == "plateau" and rules.plateau and self._same_plateau(h, rules.plateau):
                 if note:
-                    self.notes.append(Reason(feature, f"{name} on {self.label(h)} does not block: both units stand on "
-                                                      "the same contiguous group of it, at the same height"))
+                    self.notes.append(say("los.same_plateau", feature, fact="los_rule", terrain=terrain))
                 continue
             if rules.los_rule == "lake_group":
                 self.used_lake_rule = True
                 if h not in self._lake_runs():
                     if note:
-                        self.notes.append(Reason(feature, (
-                            f"{name} on {self.label(h)} does not block on its own: only "
-                            f"{rules.los_min_group} or more contiguous ones on the line do")))
+                        self.notes.append(say("los.lone_lake", feature, fact="los_min_group", terrain=terrain,
+                                              n=rules.los_min_group))
                     continue
-                found.append((feature, f"{name} on {self.label(h)} is one of {rules.los_min_group} or more contiguous "
-                                       "ones the line passes"))
+                found.append(say("los.lake_run_blocks", feature, fact="los_min_group", terrain=terrain,
+                                 n=rules.los_min_group))
                 continue
-            found.append((feature, f"{name} on {self.label(h)} blocks line of sight"))
+            found.append(say("los.terrain_blocks", feature, fact="blocks_los", terrain=terrain))
         return found
 
     def _same_plateau(self, h: Hex, group: str) -> bool:
@@ -131,7 +137,7 @@ class _Obstructions:
     def _lake_group_size(self, h: Hex) -> int | None:
         """How many contiguous lake hexes must be on the line for ``h`` to block (content ``lake``)."""
         sizes = [rules.los_min_group for f in self.situation.hex_state(h).features()
-                 if isinstance(rules := self.rulebook.rules.get(f), HexRules)
+                 if (rules := self.rulebook.feature(f)) is not None
                  and rules.los_rule == "lake_group" and rules.blocks_los]
         return max(sizes) if sizes else None
 
@@ -149,7 +155,7 @@ def plateau_group(situation: Situation, rulebook: Rulebook, start: Hex, group: s
     """The contiguous hexes of plateau ``group`` (same height: hills, or mountains) that hold
     ``start``; None when ``start`` is not such a hex (known without looking at the others)."""
     def member(state: HexState) -> bool:
-        return any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())
+        return any((rules := rulebook.feature(f)) is not None and rules.plateau == group for f in state.features())
 
     if not member(situation.hex_state(start)):
         return None
@@ -167,49 +173,41 @@ def _component(start: Hex, members: set[Hex]) -> set[Hex]:
     return seen
 
 
-def hex_label(board: Board, h: Hex) -> str:
-    """``F5 (row 4, col 10)``: the human label players use, with the file coordinates."""
-    if board.contains(h):
-        return f"{board.label(h)} (row {h.row}, col {h.col})"
-    return f"off-board (row {h.row}, col {h.col})"
-
-
 def line_of_sight(situation: Situation, rulebook: Rulebook, origin: Hex, target: Hex) -> LineOfSight:
     """Rule on the line between the centres of ``origin`` and ``target`` (content ``line_of_sight``)."""
     d = distance(origin, target)
     line = trace(origin, target)
     board = situation.board
     if d <= 1:
-        text = "the two hexes are the same" if d == 0 else "adjacent units always see each other"
-        return LineOfSight(origin, target, d, True, (), (), (), (), (Reason(LOS_RULE, text.capitalize()),),
-                           dict(READINGS))
+        said = say("los.same_hex" if d == 0 else "los.adjacent", LOS_RULE)
+        return LineOfSight(origin, target, d, True, (), (), (), (), (said,), dict(READINGS))
     obstructions = _Obstructions(situation, rulebook, line)
     blockers: list[Blocker] = []
     reasons: list[Reason] = []
     for h in line.crossed:
-        for rule, text in obstructions.causes(h):
-            blockers.append(Blocker(h, rule, text, "crossed"))
-            reasons.append(Reason(rule, f"The line crosses {hex_label(board, h)}: {text}"))
+        for why in obstructions.causes(h):
+            blockers.append(Blocker(h, why, "crossed"))
+            # the cause's own sentence after "The line crosses D5: " (its code ``los.crosses_*``)
+            reasons.append(say_params(why.code.replace("los.", "los.crosses_", 1), why.rule,
+                                      {**why.param_map, "hex": hex_ref(board, h)}, fact=why.fact))
     for a, b in line.edges:
         causes_a, causes_b = obstructions.causes(a), obstructions.causes(b)
-        edge = f"the line runs along the edge between {hex_label(board, a)} and {hex_label(board, b)}"
         if causes_a and causes_b:
             for h, other, causes in ((a, b, causes_a), (b, a, causes_b)):
-                blockers.extend(Blocker(h, rule, text, "edge", other) for rule, text in causes)
-            reasons.append(Reason(LOS_RULE, f"Blocked: {edge}, and both sides hold obstructions"))
+                blockers.extend(Blocker(h, why, "edge", other) for why in causes)
+            reasons.append(say("los.edge_blocked", LOS_RULE, a=hex_ref(board, a), b=hex_ref(board, b)))
         elif causes_a or causes_b:
-            reasons.append(Reason(LOS_RULE, f"Not blocked there: {edge}, and only one side holds an obstruction"))
+            reasons.append(say("los.edge_one_side", LOS_RULE, a=hex_ref(board, a), b=hex_ref(board, b)))
     for h in line.corners:
         if obstructions.causes(h, note=False):
-            reasons.append(Reason(LOS_RULE, f"The line only touches a corner of {hex_label(board, h)}, "
-                                            "so that hex does not block"))
+            reasons.append(say("los.corner", LOS_RULE, hex=hex_ref(board, h)))
     reasons.extend(_dedupe(obstructions.notes))
     readings = dict(READINGS)
     if obstructions.used_lake_rule:
         readings["lake_group"] = LAKE_READING
     clear = not blockers
     if clear and not reasons:
-        reasons.append(Reason(LOS_RULE, "Nothing on the line between the two hexes blocks it"))
+        reasons.append(say("los.clear", LOS_RULE))
     return LineOfSight(
         origin, target, d, clear,
         tuple(h for h in line.crossed if board.contains(h)),
@@ -292,7 +290,7 @@ class _Sweep:
         self.groups: list[tuple[int, dict[int, int]]] = []
         for group, obstructing in plateaus.items():
             members = {h for h, state in situation.hexes.items()
-                       if any(getattr(rulebook.rules.get(f), "plateau", None) == group for f in state.features())}
+                       if any((r := rulebook.feature(f)) is not None and r.plateau == group for f in state.features())}
             component_of: dict[int, int] = {}  # on-board member's number -> its component's bits
             for h in members:
                 if index.get(h) is not None and index[h] not in component_of:
@@ -391,15 +389,6 @@ def _dedupe(reasons: Iterable[Reason]) -> list[Reason]:
     return list(dict.fromkeys(reasons))
 
 
-def hex_json(board: Board, h: Hex) -> dict[str, Any]:
-    out: dict[str, Any] = {"row": h.row, "col": h.col}
-    if board.contains(h):
-        out["label"] = board.label(h)
-    else:
-        out["on_board"] = False
-    return out
-
-
 def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
     """The ``/api/v1/line-of-sight`` answer (adjudicator/API.md)."""
     return {
@@ -408,7 +397,8 @@ def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
         "distance": los.distance,
         "clear": los.clear,
         "blocked_by": [
-            {**hex_json(board, b.hex), "reason": b.reason, "rule": b.rule, "via": b.via,
+            {**hex_json(board, b.hex), "reason": b.reason, "rule": b.rule, "code": b.why.code,
+             "params": b.why.to_dict()["params"], "via": b.via,
              **({"edge_with": hex_json(board, b.edge_with)} if b.edge_with is not None else {})}
             for b in los.blocked_by
         ],

@@ -31,24 +31,30 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.budget import charge
+from adjudicator.engine.core_ids import MOVEMENT
+from adjudicator.engine.entry import MOVE, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import bridged, hex_text
-from adjudicator.engine.geometry import Hex, distance
-from adjudicator.engine.hits import special_rules_in_effect
-from adjudicator.engine.orders import OrderTerms, acting_refusals, ordered_by_class
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import counts_as
-from adjudicator.engine.rulebook import CardRules, HexRules, NationRules, Rulebook, UnitRules
+from adjudicator.engine.geometry import Hex, distance, hex_json
+from adjudicator.engine.lookups import card_orders, counts_as, nations_in_effect, special_rules_in_effect
+from adjudicator.engine.orders import OrderTerms, acting_refusals
+from adjudicator.engine.reasons import EntryRef, HexRef, Reason, UnitRef
+from adjudicator.engine.rulebook import CardRules, Rulebook, UnitClass
 from adjudicator.engine.situation import Situation, Unit
-from adjudicator.engine.wording import hex_ref, say, unit_ref
+from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, say_params, unit_ref
 
-MOVEMENT = "movement"  # core entry: one unit per hex, never through another unit
-BEACH = "beach"  # the terrain a cliff or sea bluff's beach climb is measured against
 INF = 99
 
 
-def _plural(n: int, word: str = "hex") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}es" if word == "hex" else f"{n} {word}s"
+def limit_fact(rulebook: Rulebook, rule: str, field_name: str) -> str:
+    """The field of ``rule`` that sets a move limit: the unit's or the card's own ``field_name``
+    (``max_move``, ``move_and_battle``), a special rule's ``move_limits``, a nation's
+    ``close_assault_move_and_battle``."""
+    kind = rulebook.kinds.get(rule)
+    if kind == "special_rule":
+        return "move_limits"
+    if kind == "nation":
+        return "close_assault_move_and_battle"
+    return field_name
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class MoveProfile:
     """How far this unit may move this turn under the card and rules given, each limit with the
     entry it comes from."""
 
-    unit_class: str
+    unit_class: UnitClass
     allowance: int
     allowance_rule: str
     battle_limit: int  # most hexes it may move and battle; -1: it may not battle after this move
@@ -109,6 +115,19 @@ class MoveRuling:
     after_battle: bool = False
 
 
+@dataclass
+class _Limits:
+    """The allowance and move-and-battle limit being worked out, each with the entry that sets it."""
+
+    allowance: int
+    allowance_rule: str
+    battle: int
+    battle_rule: str
+    ignores: str | None = None
+    why_not: list[Reason] = field(default_factory=list)
+    notes: list[Reason] = field(default_factory=list)
+
+
 def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None,
                  after_battle: bool = False, start: Hex | None = None,
                  order: OrderTerms | None = None) -> MoveProfile:
@@ -116,89 +135,109 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
     lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap. A unit the
     card could not order, or that the situation says was not ordered, may not move (engine
     ``orders``); ``order`` says how the card was played."""
-    rules: UnitRules = rulebook.unit(unit.profile)
-    name = rulebook.names[unit.profile]
-    cls = rules.unit_class
-    why_not: list[Reason] = []
-    notes: list[Reason] = []
-    allowance, allowance_rule = rules.max_move, unit.profile
-    battle, battle_rule = (rules.move_and_battle, unit.profile) if rules.battles else (-1, unit.profile)
-    ignores: str | None = None
+    rules = rulebook.unit(unit.profile)
+    who = unit_ref(situation, rulebook, unit)
+    limits = _Limits(rules.max_move, unit.profile, rules.move_and_battle if rules.battles else -1, unit.profile)
     if not rules.rules_documented:
-        why_not.append(Reason(unit.profile, f"No rules document gives the numbers of {name}: the engine cannot "
-                                            "rule on its move"))
+        limits.why_not.append(say("move.undocumented", unit.profile, fact="rules_documented", unit=who))
     if rules.max_move <= 0:
-        why_not.append(Reason(unit.profile, f"{name} does not move on the board"))
-    card_rules = rulebook.rules.get(card) if card else None
+        limits.why_not.append(say("move.never_moves", unit.profile, fact="max_move", unit=who))
+    card_rules = rulebook.card(card)
     refusals, turn_notes = acting_refusals(situation, rulebook, unit, order if order is not None else (
-        OrderTerms(card) if card and isinstance(card_rules, CardRules) else None), "move")
-    why_not.extend(refusals)
-    notes.extend(turn_notes)
-    if card and isinstance(card_rules, CardRules):
-        cname = rulebook.names[card]
-        if not card_rules.ordered_units_move and not after_battle:
-            why_not.append(say("order.effect_no_move", card, fact="ordered_units_move", card=cname))
-        if ordered_by_class(rulebook, card_rules, unit):
-            if card_rules.max_move is not None and card_rules.max_move > allowance:
-                allowance, allowance_rule = card_rules.max_move, card
-            if (card_rules.move_and_battle is not None and rules.battles
-                    and card_rules.move_and_battle > battle):
-                battle, battle_rule = card_rules.move_and_battle, card
-            if not card_rules.ordered_units_battle:
-                battle, battle_rule = -1, card
-            if card_rules.ignores_terrain_movement:
-                ignores = card
-                notes.append(Reason(card, f"{cname}: terrain movement restrictions do not apply to this move; "
-                                          "impassable hexes, other units and terrain battle restrictions still do"))
-        if after_battle:
-            if not ordered_by_class(rulebook, card_rules, unit):
-                why_not.append(Reason(card, f"{cname} does not order {name}, so it gives it no move after battling"))
-            elif card_rules.move_after_battle is None:
-                why_not.append(Reason(card, f"{cname} gives no move after the battle"))
-            else:
-                allowance, allowance_rule = card_rules.move_after_battle, card
-                battle, battle_rule = -1, card
-                notes.append(Reason(card, f"{cname}: after its battle the unit may move up to "
-                                          f"{_plural(card_rules.move_after_battle)} again, without battling"))
+        OrderTerms(card) if card is not None and card_rules is not None else None), "move")
+    limits.why_not.extend(refusals)
+    limits.notes.extend(turn_notes)
+    if card is not None and card_rules is not None:
+        _card_limits(rulebook, unit, who, card, card_rules, after_battle, limits)
     elif after_battle:
-        why_not.append(Reason(MOVEMENT, "A unit moves once a turn; only a card such as Behind Enemy Lines moves it "
-                                        "again after its battle"))
+        limits.why_not.append(say("move.once_a_turn", MOVEMENT))
+    road_max, road_max_rule = _special_rule_limits(situation, rulebook, unit, limits)
+    close_limit, close_rule = _close_assault_limit(situation, rulebook, unit, limits.battle)
+    road_bonus, road_rule = _road_bonus(situation, rulebook, unit, start or unit.hex)
+    if limits.ignores is None and rules.moves_only_on:
+        road_bonus, road_rule = 0, None  # rails only: a train never follows a road
+    return MoveProfile(rules.unit_class, limits.allowance, limits.allowance_rule, limits.battle, limits.battle_rule,
+                       road_bonus, road_rule, road_max, road_max_rule, limits.ignores, close_limit, close_rule,
+                       tuple(limits.why_not), tuple(limits.notes))
+
+
+def _card_limits(rulebook: Rulebook, unit: Unit, who: UnitRef, card: str, card_rules: CardRules, after_battle: bool,
+                 limits: _Limits) -> None:
+    """What the command card that orders the unit does to its move (and its move after battling).
+    Whether the card may order the unit at all is ``orders.acting_refusals``'s question; its
+    numbers are for the units it orders by kind, not the unit of your choice it falls back to."""
+    rules = rulebook.unit(unit.profile)
+    named = entry_ref(rulebook, card)
+    orders = card_orders(rulebook, card_rules, unit)
+    if not card_rules.ordered_units_move and not after_battle:
+        limits.why_not.append(say("move.card_no_move", card, fact="ordered_units_move", card=named))
+    if orders:
+        if card_rules.max_move is not None and card_rules.max_move > limits.allowance:
+            limits.allowance, limits.allowance_rule = card_rules.max_move, card
+        if card_rules.move_and_battle is not None and rules.battles and card_rules.move_and_battle > limits.battle:
+            limits.battle, limits.battle_rule = card_rules.move_and_battle, card
+        if not card_rules.ordered_units_battle:
+            limits.battle, limits.battle_rule = -1, card
+        if card_rules.ignores_terrain_movement:
+            limits.ignores = card
+            limits.notes.append(say("move.card_lifts_terrain", card, fact="ignores_terrain_movement", card=named))
+    if not after_battle:
+        return
+    if not orders:
+        limits.why_not.append(say("move.card_not_ordered_after_battle", card, card=named, unit=who))
+    elif card_rules.move_after_battle is None:
+        limits.why_not.append(say("move.card_no_move_after_battle", card, card=named))
+    else:
+        limits.allowance, limits.allowance_rule = card_rules.move_after_battle, card
+        limits.battle, limits.battle_rule = -1, card
+        limits.notes.append(say("move.card_move_after_battle", card, fact="move_after_battle", card=named,
+                                n=card_rules.move_after_battle))
+
+
+def _special_rule_limits(situation: Situation, rulebook: Rulebook, unit: Unit,
+                         limits: _Limits) -> tuple[int | None, str | None]:
+    """Special rules in effect that lower the limits (``move_limits``); the road cap they set."""
+    cls = rulebook.unit(unit.profile).unit_class
     road_max: int | None = None
     road_max_rule: str | None = None
-    for rule_id, special in special_rules_in_effect(situation, rulebook) if situation.rules_in_effect else ():
+    for rule_id, special in special_rules_in_effect(situation, rulebook):
         for limit in special.move_limits:
             if cls not in limit.unit_classes or (limit.sides and unit.side not in limit.sides):
                 continue
-            if limit.max_move is not None and limit.max_move < allowance:
-                allowance, allowance_rule = limit.max_move, rule_id
-            if limit.move_and_battle is not None and 0 <= limit.move_and_battle < battle:
-                battle, battle_rule = limit.move_and_battle, rule_id
+            if limit.max_move is not None and limit.max_move < limits.allowance:
+                limits.allowance, limits.allowance_rule = limit.max_move, rule_id
+            if limit.move_and_battle is not None and 0 <= limit.move_and_battle < limits.battle:
+                limits.battle, limits.battle_rule = limit.move_and_battle, rule_id
             if limit.road_max_move is not None:
                 road_max, road_max_rule = limit.road_max_move, rule_id
-    close_limit: int | None = None
-    close_rule: str | None = None
-    if unit.nation and rules.battles:
-        for entry_id in rulebook.ids_of_kind("nation"):
-            nation = rulebook.rules[entry_id]
-            if not isinstance(nation, NationRules) or unit.nation not in nation.nation_codes:
-                continue
-            if nation.requires_rule and not (situation.rule(nation.requires_rule) or situation.rule(
-                    getattr(rulebook.rules.get(nation.requires_rule), "situation_id", None) or "")):
-                continue
+    return road_max, road_max_rule
+
+
+def _close_assault_limit(situation: Situation, rulebook: Rulebook, unit: Unit,
+                         battle: int) -> tuple[int | None, str | None]:
+    """A nation's longer move into a close assault (Banzai: ``close_assault_move_and_battle``)."""
+    rules = rulebook.unit(unit.profile)
+    limit: int | None = None
+    rule: str | None = None
+    if rules.battles:
+        for entry_id, nation in nations_in_effect(situation, rulebook, unit)[0]:
             value, classes = nation.close_assault_move_and_battle, nation.close_assault_unit_classes
-            if value is not None and value > battle and (not classes or cls in classes):
-                close_limit, close_rule = value, entry_id
-    road_bonus = rules.road_move_bonus if rules.road_move_bonus is not None else 0
-    road_rule = unit.profile if rules.road_move_bonus is not None else None
-    if rules.road_move_bonus is None:  # the road the move starts on (a road over a hill is a road too)
-        for entry_id in situation.hex_state(start or unit.hex).features():
-            entry = rulebook.rules.get(entry_id)
-            if isinstance(entry, HexRules) and entry.road_move_bonus > road_bonus:
-                road_bonus, road_rule = entry.road_move_bonus, entry_id
-    if ignores is None and rules.moves_only_on:
-        road_bonus, road_rule = 0, None  # rails only: a train never follows a road
-    return MoveProfile(cls, allowance, allowance_rule, battle, battle_rule, road_bonus, road_rule, road_max,
-                       road_max_rule, ignores, close_limit, close_rule, tuple(why_not), tuple(notes))
+            if value is not None and value > battle and (not classes or rules.unit_class in classes):
+                limit, rule = value, entry_id
+    return limit, rule
+
+
+def _road_bonus(situation: Situation, rulebook: Rulebook, unit: Unit, start: Hex) -> tuple[int, str | None]:
+    """The unit's own road bonus (Supply Trucks), else the road's it starts on (a road over a hill is a road too)."""
+    own = rulebook.unit(unit.profile).road_move_bonus
+    if own is not None:
+        return own, unit.profile
+    bonus, rule = 0, None
+    for entry_id in situation.hex_state(start).features():
+        entry = rulebook.hex_rules(entry_id)
+        if entry.road_move_bonus > bonus:
+            bonus, rule = entry.road_move_bonus, entry_id
+    return bonus, rule
 
 
 class _Mover:
@@ -211,18 +250,17 @@ class _Mover:
         self.cls = profile.unit_class
         self.start = start
         self.check_units = check_units
-        self.name = rulebook.names[unit.profile]
-        self._features: dict[Hex, tuple[tuple[str, HexRules], ...]] = {}
+        self.who = unit_ref(situation, rulebook, unit)
+        self.entry = EntryCheck(situation, rulebook, unit, MOVE, other_units=check_units,
+                                terrain_lifted_by=profile.ignores_terrain)
+        self.features = self.entry.features
+        self.block = self.entry.refusal  # why the unit may not step from a hex onto another (engine.entry)
         self._elev: dict[Hex, int] = {}
         self._road: dict[Hex, bool] = {}
+        self._hazards: dict[Hex, tuple[Reason, ...]] = {}
 
-    def features(self, h: Hex) -> tuple[tuple[str, HexRules], ...]:
-        found = self._features.get(h)
-        if found is None:
-            found = tuple((f, r) for f in self.s.hex_state(h).features()
-                          if isinstance(r := self.rb.rules.get(f), HexRules))
-            self._features[h] = found
-        return found
+    def terrain(self, feature: str, h: Hex | None = None) -> EntryRef | str:
+        return entry_ref(self.rb, feature, hex_ref(self.s.board, h) if h is not None else None)
 
     def elevation(self, h: Hex) -> int:
         if h not in self._elev:
@@ -234,51 +272,6 @@ class _Mover:
             self._road[h] = any(r.road_move_bonus > 0 for _, r in self.features(h))
         return self._road[h]
 
-    def is_beach(self, h: Hex) -> bool:
-        return counts_as(self.s, self.rb, h, (BEACH,))
-
-    def block(self, frm: Hex, to: Hex, first: bool) -> Reason | None:
-        """Why the unit may not step from ``frm`` onto ``to``, or None."""
-        s, rb, cls = self.s, self.rb, self.cls
-        where = hex_text(s, to)
-        if self.check_units:
-            occupant = s.unit_at(to)
-            if occupant is not None and occupant.id != self.unit.id:
-                return Reason(MOVEMENT, f"{where} holds unit {occupant.id}: no unit moves onto or through another")
-        if s.hex_state(to).impassable:
-            return Reason(MOVEMENT, f"The scenario declares {where} impassable: no unit may enter it")
-        for feature, rules in self.features(to):
-            if cls in rules.impassable and not bridged(s, rb, to) and not any(
-                    feature in getattr(rb.rules.get(b), "stands_on", ()) for b in self.unit.badges):
-                return Reason(feature, f"{rb.names[feature]} at {where} is impassable to {cls}")
-        if self.rules.moves_only_on and not counts_as(s, rb, to, self.rules.moves_only_on):
-            return Reason(self.unit.profile, f"{self.name} moves only on "
-                                             f"{', '.join(rb.names.get(t, t) for t in self.rules.moves_only_on)}; "
-                                             f"{where} is not one")
-        if self.p.ignores_terrain:
-            return None
-        for feature, rules in self.features(to):
-            fname = rb.names[feature]
-            if rules.enter_only_from_adjacent and not first:
-                return Reason(feature, f"{fname} ({where}) may be entered only by a unit that starts its move next "
-                                       "to it")
-            if rules.enter_only_from_plateau and not counts_as(s, rb, frm, rules.enter_only_from_plateau):
-                return Reason(feature, f"{fname} ({where}) may be entered only from "
-                                       f"{', '.join(rules.enter_only_from_plateau)}; {hex_text(s, frm)} is not")
-            if rules.no_entry_from and counts_as(s, rb, frm, rules.no_entry_from):
-                return Reason(feature, f"{fname} ({where}) may not be entered from "
-                                       f"{', '.join(rules.no_entry_from)}")
-            if cls in rules.beach_climb_forbidden and self.is_beach(frm):
-                return Reason(feature, f"{cls.capitalize()} may not move up onto {fname} from the beach")
-        for feature, rules in self.features(frm):
-            fname = rb.names[feature]
-            if cls in rules.beach_climb_forbidden and self.is_beach(to):
-                return Reason(feature, f"{cls.capitalize()} may not move down from {fname} onto the beach")
-            if rules.leave_only_to_plateau and not counts_as(s, rb, to, rules.leave_only_to_plateau):
-                return Reason(feature, f"A unit leaving {fname} may go only to "
-                                       f"{', '.join(rules.leave_only_to_plateau)}; {where} is not")
-        return None
-
     def cost(self, frm: Hex, to: Hex) -> tuple[int, Reason | None]:
         """Hexes this step counts: 1, or a climb cost (steep hill; cliff or sea bluff to/from a beach)."""
         if self.p.ignores_terrain:
@@ -287,17 +280,15 @@ class _Mover:
         up = self.elevation(to) > self.elevation(frm)
         for feature, rules in self.features(to):
             if up and rules.climb_cost is not None and rules.climb_cost > best:
-                best, why = rules.climb_cost, Reason(feature, f"Moving up onto {self.rb.names[feature]} from lower "
-                                                              f"ground counts as {_plural(rules.climb_cost)}")
-            if rules.beach_climb_cost is not None and rules.beach_climb_cost > best and self.is_beach(frm):
-                best, why = rules.beach_climb_cost, Reason(feature, (
-                    f"Moving up onto {self.rb.names[feature]} from the beach counts as "
-                    f"{_plural(rules.beach_climb_cost)}"))
+                best, why = rules.climb_cost, say("move.climb", feature, fact="climb_cost",
+                                                  terrain=self.terrain(feature, to), n=rules.climb_cost)
+            if rules.beach_climb_cost is not None and rules.beach_climb_cost > best and self.entry.is_beach(frm):
+                best, why = rules.beach_climb_cost, say("move.beach_climb_up", feature, fact="beach_climb_cost",
+                                                        terrain=self.terrain(feature, to), n=rules.beach_climb_cost)
         for feature, rules in self.features(frm):
-            if rules.beach_climb_cost is not None and rules.beach_climb_cost > best and self.is_beach(to):
-                best, why = rules.beach_climb_cost, Reason(feature, (
-                    f"Moving down from {self.rb.names[feature]} onto the beach counts as "
-                    f"{_plural(rules.beach_climb_cost)}"))
+            if rules.beach_climb_cost is not None and rules.beach_climb_cost > best and self.entry.is_beach(to):
+                best, why = rules.beach_climb_cost, say("move.beach_climb_down", feature, fact="beach_climb_cost",
+                                                        terrain=self.terrain(feature, frm), n=rules.beach_climb_cost)
         return best, why
 
     def stops(self, frm: Hex, to: Hex, first: bool) -> Reason | None:
@@ -306,22 +297,23 @@ class _Mover:
             return None
         rb, cls = self.rb, self.cls
         for feature, rules in self.features(to):
-            fname = rb.names[feature]
             if cls in rules.must_stop:
                 if self.rules.no_stop_on and counts_as(self.s, rb, to, self.rules.no_stop_on):
                     continue
-                return Reason(feature, f"A unit entering {fname} must stop and may move no further")
+                return say("move.must_stop", feature, fact="must_stop", terrain=self.terrain(feature, to))
             if cls in rules.must_stop_climbing and self.elevation(to) > self.elevation(frm):
-                return Reason(feature, f"A unit moving up onto {fname} must stop there")
+                return say("move.must_stop_climbing", feature, fact="must_stop_climbing",
+                           terrain=self.terrain(feature, to))
         for badge in self.unit.badges:
-            marker = rb.rules.get(badge)
-            on = getattr(marker, "must_stop_on", ())
-            if on and counts_as(self.s, rb, to, on):
-                return Reason(badge, f"A unit with {rb.names[badge]} entering {hex_text(self.s, to)} must stop there")
+            marker = rb.badge(badge)
+            if marker is not None and marker.must_stop_on and counts_as(self.s, rb, to, marker.must_stop_on):
+                return say("move.marker_must_stop", badge, fact="must_stop_on", marker=entry_ref(rb, badge),
+                           at=hex_ref(self.s.board, to))
         if first:
             for feature, rules in self.features(frm):
                 if cls in rules.must_stop_leaving:
-                    return Reason(feature, f"A unit leaving {rb.names[feature]} may move only to an adjacent hex")
+                    return say("move.must_stop_leaving", feature, fact="must_stop_leaving",
+                               terrain=self.terrain(feature, frm))
         return None
 
     def cap(self, to: Hex) -> tuple[int | None, str | None]:
@@ -333,19 +325,22 @@ class _Mover:
                 best = (rules.max_move_onto, feature)
         return best
 
-    def hazards(self, to: Hex) -> list[Reason]:
+    def hazards(self, to: Hex) -> tuple[Reason, ...]:
+        """What entering ``to`` sets off (Frozen River's dice, a minefield turned over)."""
+        found = self._hazards.get(to)
+        if found is not None:
+            return found
         out: list[Reason] = []
+        bridged = any(r.is_bridge for _, r in self.features(to))
         for feature, rules in self.features(to):
-            fname = self.rb.names[feature]
             risk = rules.entry_risk
-            if risk is not None and risk.on_move and not bridged(self.s, self.rb, to):
-                out.append(Reason(feature, f"Moving onto {fname} ({hex_text(self.s, to)}): roll {risk.dice} dice, "
-                                           f"{risk.figures_per_face} figure lost for each "
-                                           f"{' or '.join(risk.faces)}"))
+            if risk is not None and risk.on_move and not bridged:
+                out.append(say("move.entry_risk", feature, fact="entry_risk", terrain=self.terrain(feature, to),
+                               rolls=risk.dice, per=risk.figures_per_face, faces=risk.faces))
             if rules.revealed_on_entry:
-                out.append(Reason(feature, f"Entering {fname} ({hex_text(self.s, to)}): if the enemy laid it, turn "
-                                           "it over and roll its strength in dice"))
-        return out
+                out.append(say("move.revealed", feature, fact="revealed_on_entry", terrain=self.terrain(feature, to)))
+        found = self._hazards[to] = tuple(out)
+        return found
 
 
 @dataclass(order=True)
@@ -364,8 +359,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
     """Every cheapest state per (hex, road-only, cap, stopped), and why hexes could not be entered."""
     p = m.p
     start = m.start
-    road0 = m.on_road(start)
-    first = _State(0, 0, 0, (start, road0, INF, False), (start,))
+    first = _State(0, 0, 0, (start, m.on_road(start), INF, False), (start,))
     best: dict[tuple[Hex, bool, int, bool], tuple[int, int]] = {first.key: (0, 0)}
     queue = [first]
     found: dict[Hex, list[_State]] = {}
@@ -403,13 +397,9 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
             cap_rule = onto_rule if onto is not None and onto <= cap else state.cap_rule
             limit = min(p.allowance_for(new_road), new_cap)
             if cost > limit:
-                if new_cap < p.allowance_for(new_road) and cost > new_cap:
-                    note(to, Reason(cap_rule or MOVEMENT, f"A move onto {m.rb.names.get(cap_rule or '', 'it')} may "
-                                                          f"total at most {_plural(new_cap)}; this way it would be "
-                                                          f"{_plural(cost)}"))
-                elif cost_why is not None:
-                    note(to, Reason(cost_why.rule, f"{cost_why.text}: that makes {_plural(cost)}, more than the "
-                                                   f"{_plural(limit)} it may move"))
+                too_far = _too_far(m, cap_rule, new_cap, cost, limit, cost_why, p.allowance_for(new_road))
+                if too_far is not None:
+                    note(to, too_far)
                 continue
             stop = m.stops(here, to, is_first)
             key = (to, new_road, new_cap, stop is not None)
@@ -423,81 +413,137 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
     return found, blocked
 
 
-def _battle_after(m: _Mover, end: Hex, cost: int, road: bool,
-                  path: tuple[Hex, ...]) -> tuple[bool, list[Reason], list[Reason], int]:
-    """May the unit battle after this move; why; what it may or must do instead; its dice change."""
-    rb, p, rules, cls, name = m.rb, m.p, m.rules, m.cls, m.name
-    why: list[Reason] = []
-    instead: list[Reason] = []
-    ok = True
-    if not rules.battles:
-        return False, [Reason(m.unit.profile, f"{name} never battles")], [], 0
-    limit = p.battle_limit_for(road)
-    if limit < 0:
-        ok = False
-        why.append(Reason(p.battle_rule, f"The unit may not battle after this move ({rb.names[p.battle_rule]})"))
-    elif cost > limit:
-        close_ok = (p.close_assault_limit is not None and p.close_assault_rule is not None
-                    and cost <= p.close_assault_limit and any(
-                        (u := m.s.unit_at(n)) is not None and u.side != m.unit.side for n in m.s.board.neighbours(end)))
-        if close_ok and p.close_assault_rule is not None:
-            why.append(Reason(p.close_assault_rule, f"{rb.names[p.close_assault_rule]}: it may move "
-                                                    f"{_plural(p.close_assault_limit or 0)} and still close-assault "
-                                                    "an adjacent enemy"))
-        else:
-            ok = False
-            how = ("may not move and battle in the same turn" if limit == 0
-                   else f"may move at most {_plural(limit)} and still battle")
-            why.append(Reason(p.battle_rule, f"{name} {how} ({rb.names[p.battle_rule]}); this move is "
-                                             f"{_plural(cost)}"))
-    else:
-        bonus = " (road bonus included)" if road and limit > p.battle_limit else ""
-        why.append(Reason(p.battle_rule, f"{name} may move {_plural(limit)} and battle{bonus} "
-                                         f"({rb.names[p.battle_rule]})"))
-    moved = cost > 0
-    for feature, hex_rules in m.features(end):
-        fname = rb.names[feature]
-        restricted = cls in hex_rules.no_battle_after_entering or (
-            hex_rules.battle_after_entering_max_moved is not None and not hex_rules.no_battle_after_entering)
-        if moved and restricted:
-            if rules.battles_after_entering_any_terrain:
-                why.append(Reason(m.unit.profile, f"{name} may battle on the turn it enters {fname}"))
-            elif hex_rules.battle_after_entering_max_moved is not None and cost <= \
-                    hex_rules.battle_after_entering_max_moved:
-                why.append(Reason(feature, f"It entered {fname} moving only {_plural(cost)}, so it may still battle"))
-            else:
-                ok = False
-                why.append(Reason(feature, f"A unit entering {fname} may not battle that turn"))
-        if cls in hex_rules.cannot_battle_in:
-            ok = False
-            why.append(Reason(feature, f"{name} cannot battle while in {fname}"))
-        if cls in hex_rules.cleared_and_battle:
-            why.append(Reason(feature, f"{cls.capitalize()} entering {fname} removes it and may still battle"))
-        if any(t in (feature, rb.bases.get(feature)) for t in rules.must_clear_instead_of_battle):
-            ok = False
-            instead.append(Reason(m.unit.profile, f"{name} on {fname} must clear it instead of battling (if it "
-                                                  "cannot, it goes off)"))
-            continue
-        if any(t in (feature, rb.bases.get(feature)) for t in rules.clears_and_battles):
-            instead.append(Reason(m.unit.profile, f"{name} may remove the {fname} and still battle"))
-        elif cls in hex_rules.cleared_instead_of_battle:
-            instead.append(Reason(feature, f"{cls.capitalize()} may remove the {fname} instead of battling"))
-        if any(t in (feature, rb.bases.get(feature)) for t in rules.clears_instead_of_battle):
-            instead.append(Reason(m.unit.profile, f"{name} may remove the {fname} instead of battling"))
-    if moved and path[0] != end:
+def _too_far(m: _Mover, cap_rule: str | None, cap: int, cost: int, limit: int, cost_why: Reason | None,
+             allowance: int) -> Reason | None:
+    """Why a step that takes the move past its limit cannot be made: a beach's cap, or a climb."""
+    if cap < allowance and cost > cap:
+        if cap_rule is None:
+            return say("move.over_cap", MOVEMENT, cap=cap, cost=cost)
+        return say("move.over_terrain_cap", cap_rule, fact="max_move_onto", terrain=entry_ref(m.rb, cap_rule),
+                   cap=cap, cost=cost)
+    if cost_why is not None:
+        return say("move.climb_too_far", cost_why.rule, fact=cost_why.fact, terrain=cost_why.param_map["terrain"],
+                   climb=cost_why.param_map["n"], cost=cost, limit=limit)
+    return None
+
+
+@dataclass
+class _Battle:
+    """May the unit battle after this move: what forbids it, what else is said, what it may or
+    must do instead, and its dice change out of its new hex."""
+
+    forbid: list[Reason] = field(default_factory=list)
+    why: list[Reason] = field(default_factory=list)
+    instead: list[Reason] = field(default_factory=list)
+    change: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.forbid
+
+
+def _battle_after(m: _Mover, end: Hex, cost: int, road: bool, path: tuple[Hex, ...]) -> _Battle:
+    """May the unit battle after this move, and why (unit, card, special rules, the terrain it
+    entered, left and stands on)."""
+    out = _Battle()
+    if not m.rules.battles:
+        out.forbid.append(say("move.never_battles", m.unit.profile, fact="battles", unit=m.who))
+        return out
+    _battle_limit(m, end, cost, road, out)
+    if cost > 0:
+        _entered_terrain(m, end, cost, out)
+    _in_terrain(m, end, out)
+    if cost > 0 and path[0] != end:
         for feature, hex_rules in m.features(path[0]):
-            if cls in hex_rules.no_battle_after_leaving:
-                ok = False
-                why.append(Reason(feature, f"{cls.capitalize()} leaving {rb.names[feature]} may not battle that turn"))
-    change = 0
-    if rules.ignores_own_terrain != "always":
-        penalties = [(hr.battle_out.get(cls, 0), f) for f, hr in m.features(end)]
-        worst = max(penalties, default=(0, ""))
-        if worst[0]:
-            change = -worst[0]
-            why.append(Reason(worst[1], f"Battling out of {rb.names[worst[1]]}: -{worst[0]} "
-                                        f"{'die' if worst[0] == 1 else 'dice'}", change))
-    return ok, why, instead, change
+            if m.cls in hex_rules.no_battle_after_leaving:
+                out.forbid.append(say("move.no_battle_after_leaving", feature, fact="no_battle_after_leaving",
+                                      unit=m.who, terrain=m.terrain(feature, path[0]), unit_class=m.cls))
+    if m.rules.ignores_own_terrain != "always":
+        penalties = [(hr.battle_out.get(m.cls, 0), f) for f, hr in m.features(end)]
+        worst, feature = max(penalties, default=(0, ""))
+        if worst:
+            out.change = -worst
+            out.why.append(say("move.battle_out", feature, fact="battle_out", dice=out.change,
+                               terrain=m.terrain(feature, end), n=worst))
+    return out
+
+
+def _battle_limit(m: _Mover, end: Hex, cost: int, road: bool, out: _Battle) -> None:
+    """The move-and-battle limit of the unit, card or special rule (road bonus included), or a
+    nation's longer move into a close assault."""
+    p, rb = m.p, m.rb
+    limit = p.battle_limit_for(road)
+    rule = entry_ref(rb, p.battle_rule)
+    fact = limit_fact(rb, p.battle_rule, "move_and_battle")
+    if limit < 0:
+        out.forbid.append(say("move.no_battle_this_move", p.battle_rule, unit=m.who, entry=rule))
+        return
+    if cost <= limit:
+        bonus = road and limit > p.battle_limit
+        out.why.append(say("move.may_battle_road" if bonus else "move.may_battle", p.battle_rule, fact=fact,
+                           unit=m.who, limit=limit, entry=rule))
+        return
+    close_rule = p.close_assault_rule
+    if (p.close_assault_limit is not None and close_rule is not None and cost <= p.close_assault_limit
+            and any((u := m.s.unit_at(n)) is not None and u.side != m.unit.side for n in m.s.board.neighbours(end))):
+        out.why.append(say("move.close_assault_move", close_rule, fact="close_assault_move_and_battle",
+                           nation=entry_ref(rb, close_rule), n=p.close_assault_limit))
+    elif limit == 0:
+        out.forbid.append(say("move.no_move_and_battle", p.battle_rule, fact=fact, unit=m.who, entry=rule, cost=cost))
+    else:
+        out.forbid.append(say("move.too_far_to_battle", p.battle_rule, fact=fact, unit=m.who, limit=limit, entry=rule,
+                              cost=cost))
+
+
+def _entered_terrain(m: _Mover, end: Hex, cost: int, out: _Battle) -> None:
+    """Terrain a unit may not battle from on the turn it enters it (forest, town, hedgerow:
+    ``no_battle_after_entering``; jungle: unless it moved at most ``battle_after_entering_max_moved``)."""
+    for feature, hex_rules in m.features(end):
+        most = hex_rules.battle_after_entering_max_moved
+        barred = m.cls in hex_rules.no_battle_after_entering
+        if not barred and (most is None or hex_rules.no_battle_after_entering):
+            continue
+        terrain = m.terrain(feature, end)
+        if m.rules.battles_after_entering_any_terrain:
+            out.why.append(say("move.battles_after_entering_any", m.unit.profile,
+                               fact="battles_after_entering_any_terrain", unit=m.who, terrain=terrain))
+        elif most is not None and cost <= most:
+            out.why.append(say("move.entered_moving_little", feature, fact="battle_after_entering_max_moved",
+                               terrain=terrain, cost=cost))
+        elif barred:
+            out.forbid.append(say("move.no_battle_after_entering", feature, fact="no_battle_after_entering",
+                                  terrain=terrain))
+        else:
+            out.forbid.append(say("move.no_battle_after_entering_far", feature, fact="battle_after_entering_max_moved",
+                                  terrain=terrain, n=most or 0))
+
+
+def _in_terrain(m: _Mover, end: Hex, out: _Battle) -> None:
+    """Terrain the unit may not battle in, and what it may (or must) clear there instead."""
+    rb, rules, cls = m.rb, m.rules, m.cls
+    for feature, hex_rules in m.features(end):
+        terrain = m.terrain(feature, end)
+        family = (feature, rb.bases.get(feature))
+        if cls in hex_rules.cannot_battle_in:
+            out.forbid.append(say("move.cannot_battle_in", feature, fact="cannot_battle_in", unit=m.who,
+                                  terrain=terrain))
+        if cls in hex_rules.cleared_and_battle:
+            out.why.append(say("move.cleared_and_battle", feature, fact="cleared_and_battle", unit=m.who,
+                               terrain=terrain))
+        if any(t in family for t in rules.must_clear_instead_of_battle):
+            out.forbid.append(say("move.must_clear", m.unit.profile, fact="must_clear_instead_of_battle", unit=m.who,
+                                  terrain=terrain))
+            out.instead.append(out.forbid[-1])
+            continue
+        if any(t in family for t in rules.clears_and_battles):
+            out.instead.append(say("move.may_clear_and_battle", m.unit.profile, fact="clears_and_battles",
+                                   unit=m.who, terrain=terrain))
+        elif cls in hex_rules.cleared_instead_of_battle:
+            out.instead.append(say("move.may_clear_instead", feature, fact="cleared_instead_of_battle", unit=m.who,
+                                   terrain=terrain))
+        if any(t in family for t in rules.clears_instead_of_battle):
+            out.instead.append(say("move.may_clear_instead", m.unit.profile, fact="clears_instead_of_battle",
+                                   unit=m.who, terrain=terrain))
 
 
 def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: str | None = None,
@@ -515,74 +561,65 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
         return MoveRuling(unit, profile, (), (), profile.why_not, profile.notes, card, combat_card, after_battle)
     m = _Mover(situation, rulebook, unit, profile, unit.hex)
     found, blocked = _search(m)
-    options: list[MoveOption] = []
-    for end, states in found.items():
-        ranked = []
-        for state in states:
-            road = state.key[1]
-            ok, why, instead, change = _battle_after(m, end, state.cost, road, state.path)
-            ranked.append(((not ok, state.cost, state.hazards), state, ok, why, instead, change))
-        ranked.sort(key=lambda r: r[0])
-        _, state, ok, why, instead, change = ranked[0]
-        reasons: list[Reason] = list(state.costs)
-        if state.key[1] and state.cost > profile.allowance and profile.road_bonus_rule:
-            reasons.append(Reason(profile.road_bonus_rule, (
-                f"Starting on a road, following it and ending on it: {_plural(profile.road_bonus)} more")))
-            if profile.road_max is not None and profile.road_max_rule:
-                reasons.append(Reason(profile.road_max_rule, f"{rulebook.names[profile.road_max_rule]}: a move wholly "
-                                                             f"on road may reach {_plural(profile.road_max)}"))
-        if state.stop is not None:
-            reasons.append(state.stop)
-        reasons.extend(why)
-        hazards = tuple(r for h in state.path[1:] for r in m.hazards(h))
-        options.append(MoveOption(end, state.path, state.cost, ok, change, tuple(dict.fromkeys(reasons)),
-                                  tuple(instead), hazards))
-    options.sort(key=lambda o: (o.end.row, o.end.col))
-    reach = profile.allowance_for(m.on_road(unit.hex))
-    reached = {o.end: o for o in options}
-    unreachable: list[tuple[Hex, tuple[Reason, ...]]] = []
-    for h in _within(situation, unit.hex, reach):
-        if h == unit.hex or h in reached:
-            continue
-        reasons = list(blocked.get(h, ()))
-        if not reasons:
-            for n in situation.board.neighbours(h):
-                via = reached.get(n)
-                stop = next((st.stop for st in found.get(n, ()) if st.stop is not None), None)
-                if via is not None and stop is not None and all(st.stop is not None for st in found[n]):
-                    reasons.append(Reason(stop.rule, f"The way through {hex_text(situation, n)} ends there: "
-                                                     f"{stop.text}"))
-        if not reasons:
-            for n in situation.board.neighbours(h):
-                climbs = [c for st in found.get(n, ()) if st.cost >= reach for c in st.costs]
-                reasons.extend(Reason(c.rule, f"{c.text}, so the way through {hex_text(situation, n)} uses the whole "
-                                              f"{_plural(reach)}") for c in climbs[:1])
-        if not reasons:
-            reasons.append(Reason(MOVEMENT, (
-                f"No legal way to {hex_text(situation, h)} within {_plural(profile.allowance)}: every way is "
-                "blocked, ends on a must-stop hex or costs more than the unit may move")))
-        unreachable.append((h, tuple(dict.fromkeys(reasons))))
+    options = sorted((_best_option(m, end, states) for end, states in found.items()),
+                     key=lambda o: (o.end.row, o.end.col))
+    unreachable = _unreachable(m, found, blocked, {o.end for o in options})
     return MoveRuling(unit, profile, tuple(options), tuple(unreachable), (), profile.notes, card, combat_card,
                       after_battle)
 
 
-def _leaving_notes(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[Reason, ...]:
-    """What the unit takes off the board by leaving its hex: sandbags (``removed_when_occupant_leaves``)."""
-    out: list[Reason] = []
-    for feature in situation.hex_state(unit.hex).features():
-        entry = rulebook.rules.get(feature)
-        if isinstance(entry, HexRules) and entry.removed_when_occupant_leaves:
-            out.append(say("move.removes_obstacle", feature, fact="removed_when_occupant_leaves",
-                           unit=unit_ref(situation, rulebook, unit), obstacle=rulebook.names[feature],
-                           at=hex_ref(situation.board, unit.hex)))
-    return tuple(out)
+def _best_option(m: _Mover, end: Hex, states: list[_State]) -> MoveOption:
+    """Of the ways to ``end``, the one that keeps the battle if any does, then the fewest hexes
+    moved, then the fewest hazards; its reasons, those forbidding the battle first."""
+    p = m.p
+    ranked = sorted(((state, _battle_after(m, end, state.cost, state.key[1], state.path)) for state in states),
+                    key=lambda r: (not r[1].ok, r[0].cost, r[0].hazards))
+    state, battle = ranked[0]
+    reasons: list[Reason] = [*battle.forbid, *state.costs]
+    if state.key[1] and state.cost > p.allowance and p.road_bonus_rule:
+        reasons.append(say("move.road_bonus", p.road_bonus_rule, fact="road_move_bonus", n=p.road_bonus))
+        if p.road_max is not None and p.road_max_rule:
+            reasons.append(say("move.road_max", p.road_max_rule, fact="move_limits",
+                               entry=entry_ref(m.rb, p.road_max_rule), n=p.road_max))
+    if state.stop is not None:
+        reasons.append(state.stop)
+    reasons.extend(battle.why)
+    hazards = tuple(r for h in state.path[1:] for r in m.hazards(h))
+    return MoveOption(end, state.path, state.cost, battle.ok, battle.change, tuple(dict.fromkeys(reasons)),
+                      tuple(dict.fromkeys(battle.instead)), hazards)
 
 
-def removed_on_leaving(situation: Situation, rulebook: Rulebook, unit: Unit) -> list[dict[str, Any]]:
-    """The obstacles taken off the unit's hex if it moves away (``/move``'s ``removed_on_leaving``)."""
-    return [{**hex_ref(situation.board, unit.hex).to_json(), "obstacle": feature}
-            for feature in situation.hex_state(unit.hex).features()
-            if getattr(rulebook.rules.get(feature), "removed_when_occupant_leaves", False)]
+def _unreachable(m: _Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, list[Reason]],
+                 reached: set[Hex]) -> list[tuple[Hex, tuple[Reason, ...]]]:
+    """Every hex within the unit's reach it cannot end on, with why: what bars entering it, a
+    must-stop hex on the only ways there, a climb that uses the whole move, or no way at all."""
+    s, unit, p = m.s, m.unit, m.p
+    reach = p.allowance_for(m.on_road(unit.hex))
+    out: dict[Hex, list[Reason]] = {h: list(blocked.get(h, ())) for h in _within(s, unit.hex, reach)
+                                    if h != unit.hex and h not in reached}
+    stopped = sorted((st for states in found.values() for st in states if st.stop is not None),
+                     key=lambda st: st.cost)
+    for h, reasons in out.items():
+        if not reasons:  # a hex the move could reach from a must-stop hex, had it not had to stop there
+            way = next((st for st in stopped if st.cost + distance(st.key[0], h) <= p.allowance_for(st.key[1])),
+                       None)
+            if way is not None and way.stop is not None:
+                reasons.append(_beyond_stop(way.stop, hex_ref(s.board, h)))
+        if not reasons:
+            for n in s.board.neighbours(h):
+                climbs = [c for st in found.get(n, ()) if st.cost >= reach for c in st.costs]
+                reasons.extend(say("move.climb_uses_all", c.rule, fact=c.fact, via=hex_ref(s.board, n), n=reach,
+                                   terrain=c.param_map["terrain"], climb=c.param_map["n"]) for c in climbs[:1])
+        if not reasons:
+            reasons.append(say("move.no_way", MOVEMENT, hex=hex_ref(s.board, h), n=p.allowance))
+    return [(h, tuple(dict.fromkeys(reasons))) for h, reasons in out.items()]
+
+
+def _beyond_stop(stop: Reason, h: HexRef) -> Reason:
+    """Why ``h`` is out of reach: every way there goes through a hex where the move must end
+    (``move.beyond_*``: the stop's own sentence, after the hex it keeps the unit from)."""
+    return say_params(stop.code.replace("move.", "move.beyond_", 1), stop.rule, {**stop.param_map, "hex": h},
+                      fact=stop.fact)
 
 
 @dataclass(frozen=True)
@@ -628,15 +665,15 @@ def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str |
         cap = min(cap, onto) if onto is not None else cap
         stop = m.stops(frm, to, first)
         if stop is not None and to != unit.path[-1]:
-            raise IllegalSituation(where, f"{stop.text}, yet the path goes on from {hex_text(situation, to)}")
+            raise IllegalSituation(where, f"{stop.text}, yet the path goes on from {situation.board.label(to)}")
     limit = min(profile.allowance_for(road), cap)
     if cost > limit:
-        raise IllegalSituation(where, f"the path counts {_plural(cost)}, more than the {_plural(limit)} "
-                                      f"{rulebook.names[unit.profile]} may move here")
-    ok, why_list, instead, _ = _battle_after(m, unit.hex, cost, road, unit.path)
+        raise IllegalSituation(where, f"the path counts {plural(cost, 'hex', 'hexes')}, more than the "
+                                      f"{plural(limit, 'hex', 'hexes')} {rulebook.names[unit.profile]} may move here")
+    battle = _battle_after(m, unit.hex, cost, road, unit.path)
     road_rule = (profile.road_max_rule or profile.road_bonus_rule) if road and profile.road_bonus else None
-    return PathCheck(cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs), ok,
-                     tuple(why_list), tuple(instead))
+    return PathCheck(cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs),
+                     battle.ok, tuple([*battle.forbid, *battle.why]), tuple(dict.fromkeys(battle.instead)))
 
 
 def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:
@@ -651,60 +688,75 @@ def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:
     return out
 
 
-def _hex(situation: Situation, h: Hex) -> dict[str, Any]:
-    return {"row": h.row, "col": h.col, "label": situation.board.label(h)}
-
-
-def _option_json(situation: Situation, o: MoveOption) -> dict[str, Any]:
+def option_json(situation: Situation, option: MoveOption) -> dict[str, Any]:
+    """One reachable end hex: its label, the best path, hexes moved, the battle after it, why."""
     return {
-        **_hex(situation, o.end),
-        "path": [{"row": h.row, "col": h.col} for h in o.path],
-        "hexes_moved": o.hexes_moved,
-        "may_battle": o.may_battle,
-        "battle_dice_change": o.battle_dice_change,
-        "why": [r.to_dict() for r in o.why],
-        "instead": [r.to_dict() for r in o.instead],
-        "hazards": [r.to_dict() for r in o.hazards],
+        **hex_json(situation.board, option.end),
+        "path": [h.to_dict() for h in option.path],
+        "hexes_moved": option.hexes_moved,
+        "may_battle": option.may_battle,
+        "battle_dice_change": option.battle_dice_change,
+        "why": [r.to_dict() for r in option.why],
+        "instead": [r.to_dict() for r in option.instead],
+        "hazards": [r.to_dict() for r in option.hazards],
     }
 
 
-def destination_json(situation: Situation, ruling: MoveRuling, to: Hex) -> dict[str, Any]:
+def destination_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex) -> dict[str, Any]:
     """"May it go *there*?": the reachable entry for ``to`` (``reachable: true``), or why not."""
     for o in ruling.reachable:
         if o.end == to:
-            return {"reachable": True, **_option_json(situation, o)}
-    for h, why in ruling.unreachable:
+            return {"reachable": True, **option_json(situation, o)}
+    for h, said in ruling.unreachable:
         if h == to:
-            return {"reachable": False, **_hex(situation, h), "why": [r.to_dict() for r in why]}
+            return {"reachable": False, **hex_json(situation.board, h), "why": [r.to_dict() for r in said]}
+    why: list[Reason]
     if to == ruling.unit.hex:
-        why = [Reason(MOVEMENT, "The unit already stands there: an ordered unit need not move")]
+        why = [say("move.already_there", MOVEMENT)]
     elif ruling.why_not:
         why = list(ruling.why_not)
     else:
         p = ruling.profile
-        why = [Reason(p.allowance_rule, f"{hex_text(situation, to)} is {_plural(distance(ruling.unit.hex, to))} "
-                                        f"away, farther than it may move ({_plural(p.allowance)})")]
-    return {"reachable": False, **_hex(situation, to), "why": [r.to_dict() for r in why]}
+        why = [say("move.too_far", p.allowance_rule, fact=limit_fact(rulebook, p.allowance_rule, "max_move"),
+                   hex=hex_ref(situation.board, to), distance=distance(ruling.unit.hex, to), n=p.allowance)]
+    return {"reachable": False, **hex_json(situation.board, to), "why": [r.to_dict() for r in why]}
+
+
+def _leaving_notes(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[Reason, ...]:
+    """What the unit takes off the board by leaving its hex: sandbags (``removed_when_occupant_leaves``)."""
+    return tuple(say("move.removes_obstacle", feature, fact="removed_when_occupant_leaves",
+                     unit=unit_ref(situation, rulebook, unit), obstacle=entry_ref(rulebook, feature),
+                     at=hex_ref(situation.board, unit.hex))
+                 for feature in situation.hex_state(unit.hex).features()
+                 if rulebook.hex_rules(feature).removed_when_occupant_leaves)
+
+
+def removed_on_leaving(situation: Situation, rulebook: Rulebook, unit: Unit) -> list[dict[str, Any]]:
+    """The obstacles taken off the unit's hex if it moves away (``/move``'s ``removed_on_leaving``)."""
+    return [{**hex_ref(situation.board, unit.hex).to_dict(), "obstacle": feature}
+            for feature in situation.hex_state(unit.hex).features()
+            if rulebook.hex_rules(feature).removed_when_occupant_leaves]
 
 
 def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex | None = None) -> dict[str, Any]:
     """The ``/api/v1/move`` answer (adjudicator/API.md); with ``to``, also the ruling for that hex."""
     p = ruling.profile
-    extra = {"to": destination_json(situation, ruling, to)} if to is not None else {}
+    extra = {"to": destination_json(situation, rulebook, ruling, to)} if to is not None else {}
     return {
         "unit": ruling.unit.id,
         "card": ruling.card,
         "combat_card": ruling.combat_card,
         "after_battle": ruling.after_battle,
-        "from": _hex(situation, ruling.unit.hex),
+        "from": hex_json(situation.board, ruling.unit.hex),
         "allowance": p.allowance if not ruling.why_not else 0,
         "allowance_rule": p.allowance_rule,
         "move_and_battle": max(p.battle_limit, 0) if not ruling.why_not else 0,
         "road_allowance": p.allowance_for(True) if p.road_bonus else p.allowance,
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
-        "reachable": [_option_json(situation, o) for o in ruling.reachable],
+        "reachable": [option_json(situation, o) for o in ruling.reachable],
         "removed_on_leaving": removed_on_leaving(situation, rulebook, ruling.unit) if ruling.reachable else [],
-        "unreachable": [{**_hex(situation, h), "why": [r.to_dict() for r in why]} for h, why in ruling.unreachable],
+        "unreachable": [{**hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
+                        for h, why in ruling.unreachable],
         **extra,
     }

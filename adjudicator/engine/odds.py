@@ -52,6 +52,27 @@ class Odds:
     eliminate: Fraction  # P(hits >= the target's figures)
     figures: int
 
+    def to_dict(self) -> dict[str, Any]:
+        """Floats rounded to 4 decimals for display, plus exact fractions as ``"n/d"`` strings."""
+        return {
+            "dice": self.dice,
+            "hit_chance_per_die": round(float(self.hit_chance), 4),
+            "hit_chance_per_die_exact": exact(self.hit_chance),
+            "flag_chance_per_die": round(float(self.flag_chance), 4),
+            "flag_chance_per_die_exact": exact(self.flag_chance),
+            "hits": [round(float(p), 4) for p in self.hits],
+            "hits_exact": [exact(p) for p in self.hits],
+            "expected_hits": round(float(self.expected_hits), 4),
+            "expected_hits_exact": exact(self.expected_hits),
+            "eliminate": round(float(self.eliminate), 4),
+            "eliminate_exact": exact(self.eliminate),
+            "target_figures": self.figures,
+            "flags": [round(float(p), 4) for p in self.flags],
+            "flags_exact": [exact(p) for p in self.flags],
+            "expected_flags": round(float(self.expected_flags), 4),
+            "expected_flags_exact": exact(self.expected_flags),
+        }
+
 
 def battle_odds(dice: int, faces: Mapping[str, int], hit_symbols: Sequence[str], figures: int) -> Odds:
     """Odds for ``dice`` dice whose faces (name -> how many of the six) are ``faces``.
@@ -81,27 +102,6 @@ def battle_odds(dice: int, faces: Mapping[str, int], hit_symbols: Sequence[str],
     )
 
 
-def _exact(value: Fraction) -> str:
+def exact(value: Fraction) -> str:
+    """A probability as the exact fraction ``"n/d"`` answers carry beside the rounded float."""
     return f"{value.numerator}/{value.denominator}"
-
-
-def odds_json(odds: Odds) -> dict[str, Any]:
-    """Floats rounded to 4 decimals for display, plus exact fractions as ``"n/d"`` strings."""
-    return {
-        "dice": odds.dice,
-        "hit_chance_per_die": round(float(odds.hit_chance), 4),
-        "hit_chance_per_die_exact": _exact(odds.hit_chance),
-        "flag_chance_per_die": round(float(odds.flag_chance), 4),
-        "flag_chance_per_die_exact": _exact(odds.flag_chance),
-        "hits": [round(float(p), 4) for p in odds.hits],
-        "hits_exact": [_exact(p) for p in odds.hits],
-        "expected_hits": round(float(odds.expected_hits), 4),
-        "expected_hits_exact": _exact(odds.expected_hits),
-        "eliminate": round(float(odds.eliminate), 4),
-        "eliminate_exact": _exact(odds.eliminate),
-        "target_figures": odds.figures,
-        "flags": [round(float(p), 4) for p in odds.flags],
-        "flags_exact": [_exact(p) for p in odds.flags],
-        "expected_flags": round(float(odds.expected_flags), 4),
-        "expected_flags_exact": _exact(odds.expected_flags),
-    }

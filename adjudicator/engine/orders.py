@@ -31,10 +31,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.geometry import SECTIONS, Section
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CardRules, NationRules, OrderGroup, RollOrder, Rulebook, UnitRules
+from adjudicator.engine.lookups import card_orders, is_a
+from adjudicator.engine.reasons import EntryRef, Reason
+from adjudicator.engine.rulebook import CardRules, OrderGroup, RollOrder, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
-from adjudicator.engine.wording import hex_ref, join, say, unit_ref
+from adjudicator.engine.wording import entry_ref, hex_ref, join, say, unit_ref
 
 ORDERING = "ordering"  # core entry: play a card, order units, straddling hexes, only ordered units act
 BATTLE = "battle"  # core entry: each unit battles once a turn
@@ -121,32 +122,10 @@ class OrderPlan:
 
 
 def card_rules(rulebook: Rulebook, card: str) -> CardRules:
-    rules = rulebook.rules[card]
-    assert isinstance(rules, CardRules)
+    """The rules of a command card id the request parsers have resolved."""
+    rules = rulebook.card(card)
+    assert rules is not None, card
     return rules
-
-
-def ordered_by_class(rulebook: Rulebook, rules: CardRules, unit: Unit) -> bool:
-    """Whether the card orders ``unit`` by what it names (``orders_units``, then its
-    ``orders_unit_classes``); never a unit of ``excludes_units``. A card naming no class orders any."""
-    ids = {unit.profile, unit.type}
-    if ids & set(rules.excludes_units):
-        return False
-    if ids & set(rules.orders_units):
-        return True
-    return not rules.orders_unit_classes or rulebook.unit(unit.profile).unit_class in rules.orders_unit_classes
-
-
-def _is_a(rulebook: Rulebook, entry_id: str, family: str) -> bool:
-    """``entry_id`` is ``family`` or a printing of it (``air_power_breakthrough`` is an ``air_power``)."""
-    seen: set[str] = set()
-    current: str | None = entry_id
-    while current is not None and current not in seen:
-        if current == family:
-            return True
-        seen.add(current)
-        current = rulebook.bases.get(current)
-    return False
 
 
 def _kinds(rulebook: Rulebook, classes: Iterable[str], units: Iterable[str] = ()) -> tuple[str, ...]:
@@ -233,8 +212,8 @@ def _card_level(situation: Situation, rulebook: Rulebook, card: str, played: str
     for entry in dict.fromkeys((card, played)):
         excluded = card_rules(rulebook, entry).excludes_units
         if {unit.profile, unit.type} & set(excluded):
-            out.append(say("order.excluded", entry, fact="excludes_units", card=rulebook.names[entry], unit=who,
-                           kind=rulebook.names[unit.profile]))
+            out.append(say("order.excluded", entry, fact="excludes_units", card=entry_ref(rulebook, entry), unit=who,
+                           kind=entry_ref(rulebook, unit.profile)))
     if not u_rules.rules_documented:
         out.append(say("order.undocumented_unit", unit.profile, fact="rules_documented", unit=who))
     enemy = _enemy_next_to(situation, unit) if (rules.orders_adjacent_to_enemy
@@ -243,12 +222,12 @@ def _card_level(situation: Situation, rulebook: Rulebook, card: str, played: str
         pass
     elif rules.orders_adjacent_to_enemy and enemy is None:
         out.append(say("order.needs_adjacent_enemy", card, fact="orders_adjacent_to_enemy",
-                       card=rulebook.names[card], unit=who))
+                       card=entry_ref(rulebook, card), unit=who))
     elif rules.orders_not_adjacent_to_enemy and enemy is not None:
         out.append(say("order.needs_no_adjacent_enemy", card, fact="orders_not_adjacent_to_enemy",
-                       card=rulebook.names[card], unit=who, enemy=unit_ref(situation, rulebook, enemy)))
+                       card=entry_ref(rulebook, card), unit=who, enemy=unit_ref(situation, rulebook, enemy)))
     if rules.orders_weakened and not unit.weakened:
-        out.append(say("order.needs_weakened", card, fact="orders_weakened", card=rulebook.names[card], unit=who,
+        out.append(say("order.needs_weakened", card, fact="orders_weakened", card=entry_ref(rulebook, card), unit=who,
                        n=unit.figures))
     return out
 
@@ -279,15 +258,16 @@ class _Planner:
         self.pools = self.groups()
         self.ruled: dict[tuple[str, int, int, bool], UnitOrder] = {}  # one ruling per unit, hex and check
 
-    def name(self, entry: str) -> str:
-        return self.rulebook.names.get(entry, entry)
+    def name(self, entry: str) -> EntryRef | str:
+        """An entry as a reason names it (``wording.entry_ref``)."""
+        return entry_ref(self.rulebook, entry)
 
     def in_region(self, unit: Unit, region: Section | None) -> bool:
         return region is None or region in _sections(self.situation, unit, self.side)
 
     def has_class(self, region: Section | None) -> bool:
         """Whether the side has a unit the card orders by class where the group reaches."""
-        return any(self.in_region(u, region) and ordered_by_class(self.rulebook, self.rules, u) for u in self.own)
+        return any(self.in_region(u, region) and card_orders(self.rulebook, self.rules, u) for u in self.own)
 
     def groups(self) -> list[Group]:
         rules, card = self.rules, self.card
@@ -321,12 +301,12 @@ class _Planner:
         """The extra unit of a nation's order rule (US Marines' Gung-Ho) switched on by the scenario."""
         extra: list[Group] = []
         for entry in self.rulebook.ids_of_kind("nation"):
-            nation = self.rulebook.rules[entry]
-            if (not isinstance(nation, NationRules) or not nation.extra_ordered_units
+            nation = self.rulebook.nation(entry)
+            if (not nation.extra_ordered_units
                     or entry not in self.terms.options or nation.scenario_side != self.side):
                 continue
             exempt = next((c for c in nation.extra_units_not_with
-                           if _is_a(self.rulebook, self.card, c) or _is_a(self.rulebook, self.played, c)), None)
+                           if is_a(self.rulebook, self.card, c) or is_a(self.rulebook, self.played, c)), None)
             counted = [g for g in self.rules.order_groups]
             if exempt is not None:
                 self.effects.append(say("order.gung_ho_none", entry, fact="extra_units_not_with",
@@ -360,10 +340,10 @@ class _Planner:
             kinds = _kinds(self.rulebook, group.roll.unit_classes, group.roll.units)
             return say("order.wrong_face", self.card, fact="roll_orders", face=group.roll.face, kinds=kinds,
                        unit=who)
-        if group.fallback or ordered_by_class(self.rulebook, self.rules, unit):
+        if group.fallback or card_orders(self.rulebook, self.rules, unit):
             return None
         example = next((u for u in self.own if self.in_region(u, group.section)
-                        and ordered_by_class(self.rulebook, self.rules, u)), None)
+                        and card_orders(self.rulebook, self.rules, u)), None)
         kinds = _kinds(self.rulebook, self.rules.orders_unit_classes, self.rules.orders_units)
         return say("order.wrong_class", self.card, fact="orders_unit_classes", card=self.name(self.card), kinds=kinds,
                    unit=who, example=unit_ref(self.situation, self.rulebook, example) if example else "none")
@@ -429,7 +409,7 @@ class _Planner:
 def card_effects(situation: Situation, rulebook: Rulebook, card: str) -> list[Reason]:
     """What the order lets or makes the ordered units do, each from a field of the card."""
     rules = card_rules(rulebook, card)
-    name = rulebook.names[card]
+    name = entry_ref(rulebook, card)
     kinds = _kinds(rulebook, rules.orders_unit_classes, rules.orders_units) or ("ordered",)
     out: list[Reason] = []
     if not rules.orders_documented:
@@ -473,7 +453,7 @@ def card_effects(situation: Situation, rulebook: Rulebook, card: str) -> list[Re
         out.append(say("order.effect_on_the_move", card, fact="on_the_move", card=name, n=rules.on_the_move))
     if rules.places_obstacle:
         out.append(say("order.effect_places", card, fact="places_obstacle", card=name,
-                       obstacle=rulebook.names[rules.places_obstacle]))
+                       obstacle=entry_ref(rulebook, rules.places_obstacle)))
     if not out:
         out.append(say("order.effect_as_usual", ORDERING))
     return out
@@ -514,18 +494,13 @@ def plan_order(situation: Situation, rulebook: Rulebook, side: str, terms: Order
     return _Planner(situation, rulebook, side, terms).plan()
 
 
-_RECENT: list[tuple[Situation, str, OrderTerms, _Planner]] = []
-"""The planners of the last situation object asked about, one per side (the fire map asks once
-per pair, attackers of both sides in turn); the situation is frozen, and held here so that its
-identity cannot be reused."""
-
-
 def _cached_planner(situation: Situation, rulebook: Rulebook, side: str, terms: OrderTerms) -> _Planner:
-    for held, held_side, held_terms, planner in _RECENT:
-        if held is situation and held_side == side and held_terms == terms:
-            return planner
-    planner = _Planner(situation, rulebook, side, terms)
-    _RECENT[:] = [*(r for r in _RECENT if r[0] is situation and r[1] != side), (situation, side, terms, planner)][-2:]
+    """The planner for ``side`` and ``terms``, made once per situation (``Situation.memo``): the
+    fire map asks about every pair's attacker."""
+    key = ("order_planner", side, terms)
+    planner = situation.memo.get(key)
+    if not isinstance(planner, _Planner):
+        planner = situation.memo[key] = _Planner(situation, rulebook, side, terms)
     return planner
 
 
@@ -544,7 +519,7 @@ def rule_selection(situation: Situation, rulebook: Rulebook, plan: OrderPlan,
     why_not: list[Reason] = []
     seen: set[str] = set()
     chosen: dict[str, tuple[int, ...]] = {}
-    name = rulebook.names[plan.card]
+    name = entry_ref(rulebook, plan.card)
     for unit_id in selection:
         if unit_id in seen:
             unit = situation.unit(unit_id) if unit_id in {u.id for u in situation.units} else None
@@ -591,9 +566,9 @@ def placed_obstacles(situation: Situation, rulebook: Rulebook, plan: OrderPlan,
         unit = situation.unit(unit_id)
         if obstacle in situation.hex_state(unit.hex).features():
             skipped.append(say("order.already_placed", plan.card, fact="places_obstacle",
-                               obstacle=rulebook.names[obstacle], at=hex_ref(situation.board, unit.hex)))
+                               obstacle=entry_ref(rulebook, obstacle), at=hex_ref(situation.board, unit.hex)))
             continue
-        placed.append({"unit": unit.id, **hex_ref(situation.board, unit.hex).to_json(), "obstacle": obstacle,
+        placed.append({"unit": unit.id, **hex_ref(situation.board, unit.hex).to_dict(), "obstacle": obstacle,
                        "owner": plan.side})
     return placed, skipped
 
@@ -616,7 +591,7 @@ def acting_refusals(situation: Situation, rulebook: Rulebook, unit: Unit, terms:
         refusals.append(say("turn.not_ordered", ORDERING, unit=who))
     if action == "battle" and unit.battled and not overrun_battle:
         rules = card_rules(rulebook, _issued(rulebook, terms)) if terms is not None else None
-        if rules is not None and rules.battles_per_unit > 1 and ordered_by_class(rulebook, rules, unit):
+        if rules is not None and rules.battles_per_unit > 1 and card_orders(rulebook, rules, unit):
             notes.append(say("turn.battles_again", _issued(rulebook, terms), fact="battles_per_unit", unit=who,
                              n=rules.battles_per_unit))
         else:
@@ -637,7 +612,7 @@ def acting_refusals(situation: Situation, rulebook: Rulebook, unit: Unit, terms:
         refusals.extend(order.why_not)
     elif action == "battle" and all(planner.pools[g].on_the_move for g in order.groups):
         refusals.append(say("turn.on_the_move", planner.card, fact="on_the_move", unit=who,
-                            card=rulebook.names[planner.card]))
+                            card=entry_ref(rulebook, planner.card)))
     else:
         notes.extend(r for r in order.why if r.code != "order.straddling")
     return tuple(dict.fromkeys(refusals)), tuple(dict.fromkeys(notes))
@@ -666,12 +641,6 @@ def _loose(rulebook: Rulebook, terms: OrderTerms) -> OrderTerms:
         return OrderTerms(terms.card, terms.section, terms.copied_card, terms.copied_section,
                           tuple((r.face, 1) for r in rules.roll_orders), terms.options)
     return terms
-
-
-def card_acts_on(rulebook: Rulebook, card: str, unit: Unit) -> bool:
-    """Whether the card's own move and battle numbers apply to ``unit`` (it orders its kind, not
-    only as "1 unit of your choice")."""
-    return ordered_by_class(rulebook, card_rules(rulebook, card), unit)
 
 
 # -- JSON ------------------------------------------------------------------------------------------

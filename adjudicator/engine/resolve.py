@@ -23,32 +23,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.advance import OVERRUN, TAKE_GROUND, AdvanceResult
+from adjudicator.engine.advance import AdvanceResult
 from adjudicator.engine.aftermath import advance_with_card
 from adjudicator.engine.battle import BattleRuling, battle_rule, ruling_json
 from adjudicator.engine.card_attack import CardAttack, card_attack_json
+from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES, MEDALS, OVERRUN, RETREAT, TAKE_GROUND
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
-from adjudicator.engine.hits import ALWAYS_HITS, DICE_RULE, HIT_RULES, STAR, die_faces
+from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
 from adjudicator.engine.odds import FLAG_FACE
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import RETREAT, RetreatResult, retreat_options
+from adjudicator.engine.reasons import ParamValue, Reason, UnitRef
+from adjudicator.engine.retreat import RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, plural, say, say_params, unit_ref
 
 ROLLED = "rolled"  # the request field every problem with the roll is reported on
 MAX_ROLLED = 12  # most dice of one face accepted: more than any battle rolls
-MEDALS = "medals"  # core entry: the last figure of a unit is a medal
 
 VACATED = ("eliminated", "retreated", "owner_choice", "held", "unknown")
 """What happens to the target's hex: emptied by elimination or by a retreat every choice makes;
 emptied only if the owner chooses to retreat rather than ignore an optional flag; kept; or not
 computable (a retreat the engine cannot compute, such as a train's)."""
-
-
-def _plural(n: int, word: str) -> str:
-    plurals = {"die": "dice", "hex": "hexes", "figure": "figures", "flag": "flags", "hit": "hits"}
-    return f"{n} {word if n == 1 else plurals.get(word, word + 's')}"
 
 
 def parse_rolled(value: object, rulebook: Rulebook) -> dict[str, int]:
@@ -85,8 +81,7 @@ class FaceResult:
     reason: Reason  # why this face hits this target, or why it does not
 
     def to_dict(self) -> dict[str, Any]:
-        return {"face": self.face, "count": self.count, "hits": self.hits, "rule": self.reason.rule,
-                "text": self.reason.text}
+        return {"face": self.face, "count": self.count, "hits": self.hits, **self.reason.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -124,51 +119,62 @@ class Resolution:
         return self.vacated in ("eliminated", "retreated") and bool(self.advance and self.advance.overrun)
 
 
-def _face_result(rulebook: Rulebook, ruling: BattleRuling, face: str, count: int) -> FaceResult:
-    """Whether ``count`` dice showing ``face`` hit the target, with the rule that says so."""
+def _face_result(situation: Situation, rulebook: Rulebook, ruling: BattleRuling, face: str,
+                 count: int) -> FaceResult:
+    """Whether ``count`` dice showing ``face`` hit the target, with the rule that says so: the
+    battle's own hit reason for that face (``resolve.hit_*`` / ``resolve.miss_*`` after the count)."""
     target = ruling.target
-    target_name = rulebook.names[target.profile]
+    whom = unit_ref(situation, rulebook, target)
     said = ruling.hits.reason_for(face)
-    hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
     if face in ruling.hits.symbols:
-        reason = said or Reason(hit_rule, f"{face} scores a hit on {target_name}")
-        return FaceResult(face, count, count, Reason(reason.rule, f"{_plural(count, face)}: "
-                                                                  f"{_plural(count, 'hit')}. {reason.text}"))
+        if said is None:
+            hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
+            return FaceResult(face, count, count, say("resolve.hit_default", hit_rule, target=whom, hits=count,
+                                                      count=count, face=face))
+        return FaceResult(face, count, count, _after_count(said, "resolve.hit_", hits=count, count=count, face=face))
     if face == FLAG_FACE:
-        return FaceResult(face, count, 0, Reason(RETREAT, f"{_plural(count, face)}: no hit; flags make the target "
-                                                          "retreat once the hits are taken"))
+        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, count=count, face=face))
     if said is not None:  # the target's own symbol, turned off by a special rule
-        return FaceResult(face, count, 0, Reason(said.rule, f"{_plural(count, face)}: no hit. {said.text}"))
-    targeted_as = rulebook.unit(target.profile).targeted_as
-    if face == "star":
-        return FaceResult(face, count, 0, Reason(hit_rule, (
-            f"{_plural(count, face)}: no hit. A star misses unless the attacking unit, the target or the card "
-            "makes stars hit, and none does in this battle")))
-    return FaceResult(face, count, 0, Reason(target.profile, (
-        f"{_plural(count, face)}: no hit. {target_name} is hit as {targeted_as}, not by {face} symbols")))
+        return FaceResult(face, count, 0, _after_count(said, "resolve.miss_", count=count, face=face))
+    if face == STAR:
+        hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
+        return FaceResult(face, count, 0, say("resolve.miss_star", hit_rule, count=count, face=face))
+    return FaceResult(face, count, 0, say("resolve.miss_symbol", target.profile, fact="targeted_as", target=whom,
+                                          targeted_as=rulebook.unit(target.profile).targeted_as, count=count,
+                                          face=face))
 
 
-def _card_face_result(rulebook: Rulebook, attack: CardAttack, face: str, count: int) -> FaceResult:
+def _after_count(said: Reason, prefix: str, **params: ParamValue) -> Reason:
+    """The hit reason ``said`` after the dice it is about ("2 dice showing grenade: 2 hits. ...")."""
+    return say_params(prefix + said.code.split(".", 1)[1], said.rule, {**said.param_map, **params}, fact=said.fact)
+
+
+def _card_face_result(situation: Situation, rulebook: Rulebook, attack: CardAttack, face: str,
+                      count: int) -> FaceResult:
     """Whether ``count`` dice showing ``face`` hit the card's target: its own symbol and grenades
     always, stars only when the card says so (``stars_hit``)."""
     target, card = attack.target, attack.card
-    target_name, card_name = rulebook.names[target.profile], rulebook.names[card]
-    targeted_as = rulebook.unit(target.profile).targeted_as
+    whom = unit_ref(situation, rulebook, target)
     if face == FLAG_FACE:
-        return FaceResult(face, count, 0, Reason(RETREAT, f"{_plural(count, face)}: no hit; flags make the target "
-                                                          "retreat once the hits are taken"))
+        return FaceResult(face, count, 0, say("resolve.flag_face", RETREAT, count=count, face=face))
     hits = count if face in attack.hit_symbols else 0
-    verdict = f"{_plural(count, face)}: {_plural(hits, 'hit') if hits else 'no hit'}"
     if face == STAR:
-        return FaceResult(face, count, hits, Reason(card, f"{verdict}. {card_name}: stars "
-                                                          f"{'score' if hits else 'do not score'} hits"))
+        code = "resolve.hit_card_stars" if hits else "resolve.miss_card_stars"
+        return FaceResult(face, count, hits, say(code, card, fact="stars_hit", card=entry_ref(rulebook, card),
+                                                 hits=hits, count=count, face=face))
     if face == ALWAYS_HITS:
-        return FaceResult(face, count, hits, Reason(DICE_RULE, f"{verdict}. A {ALWAYS_HITS} scores a hit on any unit"))
+        return FaceResult(face, count, hits, say("resolve.hit_always", DICE_RULE, hits=hits, count=count, face=face))
     if hits:
-        return FaceResult(face, count, hits, Reason(target.profile, f"{verdict}. {target_name} is hit by {face} "
-                                                                    "symbols"))
-    return FaceResult(face, count, 0, Reason(target.profile, f"{verdict}. {target_name} is hit as {targeted_as}, "
-                                                             f"not by {face} symbols"))
+        return FaceResult(face, count, hits, say("resolve.hit_own_symbol", target.profile, fact="targeted_as",
+                                                 target=whom, symbol=face, hits=hits, count=count, face=face))
+    return FaceResult(face, count, 0, say("resolve.miss_symbol", target.profile, fact="targeted_as", target=whom,
+                                          targeted_as=rulebook.unit(target.profile).targeted_as, count=count,
+                                          face=face))
+
+
+def _shown(rolled: dict[str, int]) -> tuple[str, ...]:
+    """The faces rolled, as words ("1 grenade")."""
+    return tuple(f"{n} {face}" for face, n in rolled.items() if n)
 
 
 def _vacated(result: RetreatResult | None, flags_to_retreat: int, eliminated: bool, remaining: int) -> str:
@@ -197,16 +203,14 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     target = ruling.target
     steps: list[Reason] = []
     if not ruling.legal:
-        return _not_rolled(ruling, rolled, Reason(battle_rule(rulebook), "The battle cannot be made, so no dice "
-                                                                         "are rolled"))
+        return _not_rolled(ruling, rolled, say("resolve.not_made", battle_rule(rulebook)))
     if total != ruling.dice:
-        raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but this battle rolls "
-                                       f"{_plural(ruling.dice, 'die')}")
-
-    shown = ", ".join(_plural(n, face) for face, n in rolled.items() if n)
-    steps.append(Reason(DICE_RULE, f"{ruling.attacker.id} rolls {_plural(total, 'die')} against {target.id}: "
-                                   f"{shown}"))
-    faces = tuple(_face_result(rulebook, ruling, face, n) for face, n in rolled.items() if n)
+        raise IllegalSituation(ROLLED, f"the faces add up to {_dice(total)}, but this battle rolls "
+                                       f"{_dice(ruling.dice)}")
+    whom = unit_ref(situation, rulebook, target)
+    steps.append(say("resolve.rolls", DICE_RULE, unit=unit_ref(situation, rulebook, ruling.attacker), total=total,
+                     target=whom, shown=_shown(rolled)))
+    faces = tuple(_face_result(situation, rulebook, ruling, face, n) for face, n in rolled.items() if n)
     flags = 0 if FLAG_FACE in ruling.hits.symbols else rolled.get(FLAG_FACE, 0)
     applied = _apply(situation, rulebook, target, faces, flags, ruling.card, ruling.combat_card, steps)
     vacated = applied.vacated
@@ -214,11 +218,15 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     if vacated in ("eliminated", "retreated", "owner_choice"):
         advance = advance_with_card(situation, rulebook, ruling)  # Ambush: no take ground, no overrun
     if applied.eliminated and MEDALS in rulebook.kinds:
-        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the attacker's side as a medal"))
-    steps.extend(_ground_steps(vacated, advance, target.id))
+        steps.append(say("resolve.medal", MEDALS, target=whom))
+    steps.extend(_ground_steps(vacated, advance, whom))
     return Resolution(ruling, tuple(rolled.items()), faces, applied.hits, applied.lost_to_hits, flags,
                       applied.allowance, applied.flags_ignored, applied.must, applied.retreat, applied.problem,
                       applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps))
+
+
+def _dice(n: int) -> str:
+    return plural(n, "die", "dice")
 
 
 def _not_rolled(ruling: BattleRuling | CardAttack, rolled: dict[str, int], why: Reason) -> Resolution:
@@ -239,22 +247,22 @@ def resolve_card_attack(situation: Situation, rulebook: Rulebook, attack: CardAt
     target, card = attack.target, attack.card
     name = rulebook.names[card]
     steps: list[Reason] = []
+    named = entry_ref(rulebook, card)
     if not attack.legal:
-        return _not_rolled(attack, rolled, Reason(card, f"{name} cannot attack as given, so no dice are rolled"))
+        return _not_rolled(attack, rolled, say("resolve.card_not_made", card, card=named))
+    whom = unit_ref(situation, rulebook, target)
     if total != attack.dice:
-        raise IllegalSituation(ROLLED, f"the faces add up to {_plural(total, 'die')}, but {name} rolls "
-                                       f"{_plural(attack.dice, 'die')} on {target.id}")
-    shown = ", ".join(_plural(n, face) for face, n in rolled.items() if n)
-    steps.append(Reason(card, f"{name} played by the {attack.side} rolls {_plural(total, 'die')} against "
-                              f"{target.id}: {shown}"))
-    faces = tuple(_card_face_result(rulebook, attack, face, n) for face, n in rolled.items() if n)
+        raise IllegalSituation(ROLLED, f"the faces add up to {_dice(total)}, but {name} rolls {_dice(attack.dice)} "
+                                       f"on {whom}")
+    steps.append(say("resolve.card_rolls", card, fact="fixed_dice", card=named, side=attack.side, total=total,
+                     target=whom, shown=_shown(rolled)))
+    faces = tuple(_card_face_result(situation, rulebook, attack, face, n) for face, n in rolled.items() if n)
     flags = rolled.get(FLAG_FACE, 0)
     applied = _apply(situation, rulebook, target, faces, flags, card, None, steps)
     if applied.eliminated and MEDALS in rulebook.kinds:
-        steps.append(Reason(MEDALS, f"The last figure of {target.id} goes to the {attack.side} as a medal"))
+        steps.append(say("resolve.card_medal", MEDALS, target=whom, side=attack.side))
     if applied.vacated != "held":
-        steps.append(Reason(card, f"{name} is an attack by the card: no unit battled, so no ground is taken and no "
-                                  "overrun follows"))
+        steps.append(say("resolve.card_no_ground", card, card=named))
     return Resolution(attack, tuple(rolled.items()), faces, applied.hits, applied.lost_to_hits, flags,
                       applied.allowance, applied.flags_ignored, applied.must, applied.retreat, applied.problem,
                       applied.figures_lost, applied.eliminated, applied.vacated, None, tuple(steps))
@@ -285,16 +293,17 @@ def _apply(situation: Situation, rulebook: Rulebook, target: Unit, faces: tuple[
     lost_to_hits = min(hits, target.figures)
     left = target.figures - lost_to_hits
     hit_rule = next(r for r in HIT_RULES if r in rulebook.kinds)
+    whom = unit_ref(situation, rulebook, target)
     if hits == 0:
-        steps.append(Reason(hit_rule, f"No hit: {target.id} keeps its {_plural(target.figures, 'figure')}"))
+        steps.append(say("resolve.no_hit", hit_rule, target=whom, figures=target.figures))
+    elif left == 0 and hits > target.figures:
+        steps.append(say("resolve.eliminated_extra", hit_rule, hits=hits, figures=target.figures, target=whom,
+                         extra=hits - target.figures))
     elif left == 0:
-        extra = f" ({_plural(hits - target.figures, 'hit')} more than it had are lost)" if hits > target.figures else ""
-        steps.append(Reason(hit_rule, f"{_plural(hits, 'hit')} remove all {_plural(target.figures, 'figure')} of "
-                                      f"{target.id}: it is eliminated{extra}"))
+        steps.append(say("resolve.eliminated", hit_rule, hits=hits, figures=target.figures, target=whom))
     else:
-        steps.append(Reason(hit_rule, f"{_plural(hits, 'hit')} {'removes' if hits == 1 else 'remove'} "
-                                      f"{_plural(lost_to_hits, 'figure')} from "
-                                      f"{target.id}: {left} left"))
+        steps.append(say("resolve.hit_removes" if hits == 1 else "resolve.hits_remove", hit_rule, hits=hits,
+                         lost=lost_to_hits, target=whom, left=left))
 
     allowance = flags_ignorable(situation, rulebook, target.id, card=card, combat_card=combat_card)
     flags_ignored, must = allowance.most_ignored(flags), allowance.least_ignored(flags)
@@ -304,95 +313,88 @@ def _apply(situation: Situation, rulebook: Rulebook, target: Unit, faces: tuple[
         retreat = retreat_options(situation, rulebook, target.id, flags, card=card, combat_card=combat_card,
                                   hits=lost_to_hits)
     except IllegalSituation as exc:
-        problem = Reason(target.profile, f"The retreat cannot be computed: {exc.message}")
+        problem = say("retreat.not_computed", target.profile, problem=exc.message)
     retreat_lost = retreat.min_figures_lost if retreat is not None and left > 0 else 0
     figures_lost = min(target.figures, lost_to_hits + retreat_lost)
     eliminated = figures_lost >= target.figures
 
     if flags and left == 0:
-        steps.append(Reason(RETREAT, f"{target.id} is eliminated before its {_plural(flags, 'flag')} are "
-                                     "resolved: they have no effect"))
+        steps.append(say("resolve.eliminated_before_flags", RETREAT, target=whom, flags=flags))
     elif flags:
-        steps.extend(_flag_steps(rulebook, allowance, target.id, flags, flags_ignored, must))
-        steps.extend(_retreat_steps(target.id, flags - flags_ignored, retreat, problem, left))
+        steps.extend(_flag_steps(rulebook, allowance, whom, flags, flags_ignored, must))
+        steps.extend(_retreat_steps(whom, flags - flags_ignored, retreat, problem, left))
 
     vacated = _vacated(retreat, flags - flags_ignored, eliminated, left)
     return _Applied(hits, lost_to_hits, allowance, flags_ignored, must, retreat, problem, figures_lost, eliminated,
                     vacated)
 
 
-def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: str, flags: int, most: int,
+def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: UnitRef, flags: int, most: int,
                 least: int) -> list[Reason]:
     """The flags rolled and each permission or obligation to ignore some (``engine.flags``)."""
     steps: list[Reason] = []
     if allowance.forbidden_by:
-        steps.append(Reason(allowance.forbidden_by, f"{rulebook.names[allowance.forbidden_by]}: its flags may not be "
-                                                    "ignored"))
+        steps.append(say("resolve.flags_forbidden", allowance.forbidden_by, fact="forbids_flag_ignoring",
+                         card=entry_ref(rulebook, allowance.forbidden_by)))
     for source in allowance.sources:
-        count = "every flag" if source.count is None else _plural(source.count, "flag")
-        verb = "must" if source.mandatory else "may"
-        steps.append(Reason(source.rule, f"{rulebook.names[source.rule]}: {unit} {verb} ignore {count}"))
+        steps.append(say("resolve.must_ignore" if source.mandatory else "resolve.may_ignore", source.rule,
+                         fact="flags", source=entry_ref(rulebook, source.rule), unit=unit,
+                         count="all" if source.count is None else source.count))
     if most == 0:
-        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} may ignore none"))
+        steps.append(say("resolve.ignore_none", RETREAT, flags=flags, unit=unit))
     elif least == most:
-        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} ignores {most}, {flags - most} left to "
-                                     "retreat"))
+        steps.append(say("resolve.ignores", RETREAT, flags=flags, unit=unit, most=most, left=flags - most))
+    elif least:
+        steps.append(say("resolve.may_ignore_must", RETREAT, flags=flags, unit=unit, most=most, least=least,
+                         left=flags - most))
     else:
-        must = f" and must ignore {least}" if least else ""
-        steps.append(Reason(RETREAT, f"{_plural(flags, 'flag')}: {unit} may ignore up to {most}{must}; ignoring all "
-                                     f"it may leaves {flags - most} to retreat"))
+        steps.append(say("resolve.may_ignore_up_to", RETREAT, flags=flags, unit=unit, most=most, left=flags - most))
     return steps
 
 
-def _retreat_steps(unit: str, to_retreat: int, retreat: RetreatResult | None, problem: Reason | None,
+def _retreat_steps(unit: UnitRef, to_retreat: int, retreat: RetreatResult | None, problem: Reason | None,
                    left: int) -> list[Reason]:
     """The retreat the remaining flags force, from the choice that ignores every flag it may."""
     if problem is not None:
         return [problem]
     if retreat is None or to_retreat == 0:
-        return [Reason(RETREAT, f"No retreat: {unit} stays on its hex")]
+        return [say("resolve.no_retreat", RETREAT, unit=unit)]
     choice = next((c for c in retreat.choices if c.flags_ignored == retreat.flags_ignored), None)
     if choice is None:  # pragma: no cover - retreat_options lists every choice it allows
         return []
     steps: list[Reason] = []
     if choice.reachable >= choice.moves_required:
-        farther = (f" (up to {_plural(choice.moves_allowed, 'hex')} as it chooses)"
-                   if choice.moves_allowed > choice.moves_required else "")
-        steps.append(Reason(RETREAT, f"{unit} retreats {_plural(choice.moves_required, 'hex')} toward its own "
-                                     f"baseline{farther}: {choice.options_total} legal "
-                                     f"{'path' if choice.options_total == 1 else 'paths'}"))
+        farther = choice.moves_allowed > choice.moves_required
+        steps.append(say("resolve.retreats_farther" if farther else "resolve.retreats", RETREAT, unit=unit,
+                         n=choice.moves_required, paths=choice.options_total, most=choice.moves_allowed))
     else:
         not_made = choice.moves_required - choice.reachable
-        where = f"can move only {_plural(choice.reachable, 'hex')}" if choice.reachable else "cannot move at all"
-        steps.append(Reason(RETREAT, f"{unit} must retreat {_plural(choice.moves_required, 'hex')} but {where}: "
-                                     f"{_plural(not_made, 'move')} not made cost "
-                                     f"{_plural(choice.figures_lost, 'figure')} (the retreat breakdown says what "
-                                     "blocks each step)"))
+        steps.append(say("resolve.retreat_short" if choice.reachable else "resolve.retreat_stuck", RETREAT,
+                         fact="figures_lost_per_retreat_move_not_made", unit=unit, n=choice.moves_required,
+                         not_made=not_made, lost=choice.figures_lost, reachable=choice.reachable))
         if choice.figures_lost >= left:
-            steps.append(Reason(RETREAT, f"{unit} loses its last figure to the blocked retreat: it is eliminated"))
+            steps.append(say("resolve.retreat_eliminates", RETREAT, unit=unit))
     if any(o.risks for o in retreat.options):
         risky = next(o for o in retreat.options if o.risks)
-        steps.append(Reason(risky.risks[0].rule, "A retreat path crosses a hex that makes the unit roll for losses: "
-                                                 "see the options' entry risks"))
+        steps.append(say("resolve.risky_retreat", risky.risks[0].rule, fact="entry_risk"))
     return steps
 
 
-def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: str) -> list[Reason]:
+def _ground_steps(vacated: str, advance: AdvanceResult | None, unit: UnitRef) -> list[Reason]:
     """Take ground and overrun, only once the hex is (or may be) emptied (``engine.advance``)."""
     if vacated == "held":
-        return [Reason(TAKE_GROUND, f"{unit} holds its hex: there is no ground to take and no overrun")]
+        return [say("resolve.holds", TAKE_GROUND, unit=unit)]
     if vacated == "unknown":
-        return [Reason(TAKE_GROUND, f"Whether {unit} leaves its hex is not known, so take ground is not ruled on")]
+        return [say("resolve.vacated_unknown", TAKE_GROUND, unit=unit)]
     steps: list[Reason] = []
     if vacated == "owner_choice":
-        steps.append(Reason(RETREAT, f"{unit}'s owner chooses whether to ignore the optional flag: its hex is emptied "
-                                     "only if it retreats, and what follows applies only then"))
+        steps.append(say("resolve.owner_choice", RETREAT, unit=unit))
     if advance is not None:
         steps.extend(advance.take_ground_reasons)
         if advance.take_ground:
             steps.extend(advance.overrun_reasons)
         elif OVERRUN not in {r.rule for r in steps}:
-            steps.append(Reason(OVERRUN, "No armor overrun without taking ground first"))
+            steps.append(say("advance.no_overrun_without_ground", OVERRUN))
     return steps
 
 

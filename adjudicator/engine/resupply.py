@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.engine.flags import hex_text, rule_entry, rule_in_effect, unit_rules
+from adjudicator.engine.core_ids import RESUPPLY
+from adjudicator.engine.flags import unit_rules
+from adjudicator.engine.lookups import rule_entry, rule_in_effect
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import Rulebook
-from adjudicator.engine.situation import Situation
-
-RESUPPLY = "resupply"  # the action entry
+from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, say, unit_ref
 
 
 @dataclass(frozen=True)
@@ -76,26 +77,23 @@ def resupply_options(situation: Situation, rulebook: Rulebook, supplier_id: str)
     """Whether ``supplier_id`` may re-supply this turn, whom, and how many figures each."""
     supplier = situation.unit(supplier_id, "supplier")
     rules = unit_rules(rulebook, supplier)
-    name = rulebook.names[supplier.profile]
+    who = unit_ref(situation, rulebook, supplier)
     why_not: list[Reason] = []
     reasons: list[Reason] = []
 
     if not rules.can_resupply:
-        why_not.append(Reason(supplier.profile, f"{name} cannot re-supply other units."))
+        why_not.append(say("resupply.cannot", supplier.profile, fact="can_resupply", unit=who))
     elif rules.resupply_requires_rule:
         needed = rules.resupply_requires_rule
-        entry = rule_entry(rulebook, needed)
+        rule = entry_ref(rulebook, rule_entry(rulebook, needed))
         if rule_in_effect(situation, rulebook, needed):
-            reasons.append(Reason(supplier.profile, (
-                f"{name} may re-supply only when the {rulebook.names.get(entry, needed)} rule is in effect; it is."
-            )))
+            reasons.append(say("resupply.rule_in_effect", supplier.profile, fact="resupply_requires_rule", unit=who,
+                               entry=rule))
         else:
-            why_not.append(Reason(supplier.profile, (
-                f"{name} may re-supply only when the {rulebook.names.get(entry, needed)} rule is in effect "
-                f"(add '{needed}' to the situation's rules); it is not."
-            )))
+            why_not.append(say("resupply.rule_needed", supplier.profile, fact="resupply_requires_rule", unit=who,
+                               entry=rule, rule_id=needed))
     else:
-        reasons.append(Reason(supplier.profile, f"{name} may re-supply without any special rule in effect."))
+        reasons.append(say("resupply.no_rule_needed", supplier.profile, unit=who))
 
     targets: list[ResupplyTarget] = []
     ineligible: list[Ineligible] = []
@@ -103,19 +101,7 @@ def resupply_options(situation: Situation, rulebook: Rulebook, supplier_id: str)
         other = situation.unit_at(h)
         if other is None:
             continue
-        other_rules = unit_rules(rulebook, other)
-        other_name = rulebook.names[other.profile]
-        problems: list[Reason] = []
-        if other.side != supplier.side:
-            problems.append(Reason(RESUPPLY, f"{other.id} at {hex_text(situation, h)} is an enemy unit."))
-        if not other_rules.ground_unit:
-            problems.append(Reason(other.profile, f"{other_name} is not a ground unit: it cannot be re-supplied."))
-        if not other_rules.resupplyable:
-            problems.append(Reason(other.profile, f"{other_name} can never be re-supplied."))
-        if not other.weakened:
-            problems.append(Reason(RESUPPLY, (
-                f"{other.id} has all {other.start_figures} figure(s) it started with: it is not weakened."
-            )))
+        problems = _problems(situation, rulebook, supplier, other)
         if problems:
             ineligible.append(Ineligible(other.id, tuple(problems)))
             continue
@@ -123,23 +109,35 @@ def resupply_options(situation: Situation, rulebook: Rulebook, supplier_id: str)
         targets.append(ResupplyTarget(other.id, other.figures, other.start_figures, min(missing, supplier.figures)))
 
     if not targets and not why_not:
-        why_not.append(Reason(RESUPPLY, "No weakened friendly ground unit that can be re-supplied is adjacent."))
+        why_not.append(say("resupply.nobody", RESUPPLY))
     legal = not why_not
     total = min(supplier.figures, sum(t.max_figures for t in targets)) if legal else 0
     no_battle: list[str] = []
     if legal:
-        reasons.append(Reason(RESUPPLY, (
-            f"Each figure taken off {supplier.id} puts one figure back on an adjacent weakened unit, never above its "
-            f"starting count: at most {total} figure(s) in all from {supplier.id}'s {supplier.figures}, shared among "
-            f"{len(targets)} unit(s) as the owner likes. Figures used this way never count as medals for the "
-            f"opponent; giving the last one removes {supplier.id} from the board."
-        )))
+        reasons.append(say("resupply.how", RESUPPLY, unit=who, total=total, figures=supplier.figures,
+                           units=len(targets)))
         no_battle = [t.unit for t in targets]
-        reasons.append(Reason(RESUPPLY, "A unit that is re-supplied may not battle this turn."))
+        reasons.append(say("resupply.no_battle", RESUPPLY))
         if rules.battles:
             no_battle.insert(0, supplier.id)
-            reasons.append(Reason(supplier.profile, f"{name} re-supplies instead of battling: no battle this turn."))
+            reasons.append(say("resupply.instead_of_battle", supplier.profile, unit=who))
         else:
-            reasons.append(Reason(supplier.profile, f"{name} never battles anyway."))
+            reasons.append(say("resupply.never_battles", supplier.profile, fact="battles", unit=who))
     return ResupplyResult(supplier_id, legal, tuple(why_not), tuple(targets) if legal else (), tuple(ineligible),
                           supplier.figures, total, tuple(no_battle), tuple(reasons), tuple(targets))
+
+
+def _problems(situation: Situation, rulebook: Rulebook, supplier: Unit, other: Unit) -> list[Reason]:
+    """Why ``other``, next to the supplier, may not be re-supplied (empty: it may)."""
+    rules = unit_rules(rulebook, other)
+    whom = unit_ref(situation, rulebook, other)
+    problems: list[Reason] = []
+    if other.side != supplier.side:
+        problems.append(say("resupply.enemy", RESUPPLY, unit=whom))
+    if not rules.ground_unit:
+        problems.append(say("resupply.not_ground_unit", other.profile, fact="ground_unit", unit=whom))
+    if not rules.resupplyable:
+        problems.append(say("resupply.never_resupplied", other.profile, fact="resupplyable", unit=whom))
+    if not other.weakened:
+        problems.append(say("resupply.not_weakened", RESUPPLY, unit=whom, figures=other.start_figures))
+    return problems

@@ -28,26 +28,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicator.engine.budget import charge
+from adjudicator.engine.core_ids import RETREAT
+from adjudicator.engine.entry import RETREAT_STEP, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import (
-    FlagAllowance,
-    bridged,
-    flags_ignorable,
-    hex_text,
-    nation_entries,
-    unit_rules,
-)
+from adjudicator.engine.flags import FlagAllowance, flags_ignorable, nation_entries, unit_rules
 from adjudicator.engine.geometry import Hex
-from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import CoreRules, EntryRisk, HexRules, NationRules, Rulebook
+from adjudicator.engine.hits import die_faces
+from adjudicator.engine.odds import binomial, exact
+from adjudicator.engine.reasons import Reason, UnitRef
+from adjudicator.engine.rulebook import EntryRisk, Rulebook
 from adjudicator.engine.situation import Situation, Unit
+from adjudicator.engine.wording import entry_ref, hex_ref, plural, say, unit_ref
 
-MOVEMENT = "movement"  # core entry citing a hex the scenario declares impassable
-RETREAT = "retreat"  # core entry: hexes per flag, figures lost per move not made
-DICE = "range_and_dice"  # core entry: die faces
+T = TypeVar("T")
 # Listing cap over all choices: ``options_total`` and the per-choice summaries always count every
 # legal path, but only this many are spelled out (each with its hexes and exact risk odds), so
 # one answer stays small (a 12-flag French Resistance retreat has thousands of paths).
@@ -55,10 +51,8 @@ MAX_OPTIONS = 32
 MIN_OPTIONS_PER_CHOICE = 4  # each choice of ignored flags lists at least this many, if it has them
 
 
-def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
-    """A number of a core entry; a missing entry or field is a content error, never a guess."""
-    rules = rulebook.rules.get(entry_id)
-    value = getattr(rules, name, None) if isinstance(rules, CoreRules) else None
+def core_number(value: T | None, entry_id: str, name: str) -> T:
+    """A number a core entry must set; a missing one is a content error, never a guess."""
     if value is None or value == {}:
         raise LookupError(f"content entry core/{entry_id} must set {name}")
     return value
@@ -66,16 +60,8 @@ def core_number(rulebook: Rulebook, entry_id: str, name: str) -> Any:
 
 def face_probability(rulebook: Rulebook, faces: tuple[str, ...]) -> Fraction:
     """Chance that one battle die shows one of ``faces`` (core ``range_and_dice`` ``die_faces``)."""
-    die_faces: dict[str, int] = core_number(rulebook, DICE, "die_faces")
-    total = sum(die_faces.values())
-    return Fraction(sum(die_faces.get(f, 0) for f in set(faces)), total)
-
-
-def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
-    """Exact chances of 0..n successes in n independent trials."""
-    from math import comb
-
-    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+    faces_on_die = die_faces(rulebook)
+    return Fraction(sum(faces_on_die.get(f, 0) for f in set(faces)), sum(faces_on_die.values()))
 
 
 def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
@@ -97,7 +83,7 @@ def convolve(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction
 
 
 def fraction_dict(p: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+    return {"fraction": exact(p), "probability": float(p)}
 
 
 @dataclass(frozen=True)
@@ -116,7 +102,7 @@ class RiskRoll:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            **self.hex.as_dict(), "rule": self.rule, "dice": self.risk.dice, "faces": list(self.risk.faces),
+            **self.hex.to_dict(), "rule": self.rule, "dice": self.risk.dice, "faces": list(self.risk.faces),
             "figures_per_face": self.risk.figures_per_face, "losses": [dict(loss) for loss in self._losses],
         }
 
@@ -146,8 +132,8 @@ class RetreatOption:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "path": [h.as_dict() for h in self.path],
-            "end": self.end.as_dict(),
+            "path": [h.to_dict() for h in self.path],
+            "end": self.end.to_dict(),
             "figures_lost": self.figures_lost,
             "flags_ignored": self.flags_ignored,
             "moves": len(self.path),
@@ -225,18 +211,16 @@ class RetreatResult:
 
 def hexes_per_flag(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[int, int, list[Reason]]:
     """(fewest, most) hexes the unit retreats per flag, with reasons."""
-    least = int(core_number(rulebook, RETREAT, "retreat_hexes_per_flag"))
+    least = core_number(rulebook.core_rules(RETREAT).retreat_hexes_per_flag, RETREAT, "retreat_hexes_per_flag")
     rules = unit_rules(rulebook, unit)
     most = max(least, rules.retreat_per_flag)
     reasons: list[Reason] = []
     if rules.retreat_per_flag > least:
-        reasons.append(Reason(unit.profile, (
-            f"{rulebook.names[unit.profile]} may retreat {least} to {rules.retreat_per_flag} hexes per flag."
-        )))
+        reasons.append(say("retreat.per_flag_unit", unit.profile, fact="retreat_per_flag",
+                           unit=unit_ref(situation, rulebook, unit), least=least, most=rules.retreat_per_flag))
     nations, _ = nation_entries(situation, rulebook, unit)
     for nation in nations:
-        nation_rules = rulebook.rules[nation]
-        assert isinstance(nation_rules, NationRules)
+        nation_rules = rulebook.nation(nation)
         if nation_rules.retreat_per_flag is None:
             continue
         classes = nation_rules.retreat_unit_classes
@@ -244,24 +228,12 @@ def hexes_per_flag(situation: Situation, rulebook: Rulebook, unit: Unit) -> tupl
             continue
         if nation_rules.retreat_per_flag > most:
             most = nation_rules.retreat_per_flag
-            reasons.append(Reason(nation, (
-                f"{rulebook.names[nation]}: its {rules.unit_class} units may retreat {least} to "
-                f"{nation_rules.retreat_per_flag} hexes per flag."
-            )))
+            reasons.append(say("retreat.per_flag_nation", nation, fact="retreat_per_flag",
+                               nation=entry_ref(rulebook, nation), unit_class=rules.unit_class, least=least,
+                               most=nation_rules.retreat_per_flag))
     if not reasons:
-        reasons.append(Reason(RETREAT, f"Each flag moves the unit {least} hex toward its own baseline."))
+        reasons.append(say("retreat.per_flag", RETREAT, fact="retreat_hexes_per_flag", n=least))
     return least, most, reasons
-
-
-def counts_as(situation: Situation, rulebook: Rulebook, h: Hex, allowed: tuple[str, ...]) -> bool:
-    """Whether hex ``h`` counts as one of ``allowed`` (terrain ids, their base, or plateau groups)."""
-    for feature in situation.hex_state(h).features():
-        rules = rulebook.rules.get(feature)
-        if feature in allowed or rulebook.bases.get(feature) in allowed:
-            return True
-        if isinstance(rules, HexRules) and rules.plateau in allowed:
-            return True
-    return False
 
 
 class _Graph:
@@ -273,51 +245,18 @@ class _Graph:
         self.unit = unit
         self.unit_class = unit_rules(rulebook, unit).unit_class
         self.dr = 1 if situation.is_bottom(unit.side) else -1
+        self.entry = EntryCheck(situation, rulebook, unit, RETREAT_STEP)
         self.blocked: dict[tuple[Hex, Hex], Reason] = {}
         self.steps = cache(self._steps)
         self.count = cache(self._count)
         self.longest = cache(self._longest)
-
-    def _block(self, frm: Hex, to: Hex) -> Reason | None:
-        s, rb = self.situation, self.rulebook
-        if not s.board.contains(to):
-            return Reason(RETREAT, f"From {hex_text(s, frm)} a retreat step toward the baseline would leave the board.")
-        occupant = s.unit_at(to)
-        if occupant is not None and occupant.id != self.unit.id:
-            return Reason(RETREAT, f"{hex_text(s, to)} holds unit {occupant.id}: a retreat may not enter it.")
-        if s.hex_state(to).impassable:
-            return Reason(MOVEMENT, f"The scenario declares {hex_text(s, to)} impassable: no retreat onto it.")
-        to_features = [f for f in s.hex_state(to).features() if isinstance(rb.rules.get(f), HexRules)]
-        for feature in to_features:
-            rules = rb.hex_rules(feature)
-            if self.unit_class in rules.impassable and not bridged(s, rb, to):
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} is impassable to "
-                                       f"{self.unit_class}, so no retreat onto it.")
-            if rules.no_retreat_onto:
-                return Reason(feature, f"No unit may retreat onto {rb.names[feature]} ({hex_text(s, to)}).")
-            if rules.no_entry_from and counts_as(s, rb, frm, rules.no_entry_from):
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} may not be entered from "
-                                       f"{hex_text(s, frm)} ({', '.join(rules.no_entry_from)}).")
-            if rules.enter_only_from_plateau and not counts_as(s, rb, frm, rules.enter_only_from_plateau):
-                allowed = ", ".join(rules.enter_only_from_plateau)
-                return Reason(feature, f"{rb.names[feature]} at {hex_text(s, to)} may be entered (or retreated "
-                                       f"onto) only from {allowed}; {hex_text(s, frm)} is not.")
-        for feature in s.hex_state(frm).features():
-            rules = rb.rules.get(feature)
-            if isinstance(rules, HexRules) and rules.leave_only_to_plateau and not counts_as(
-                s, rb, to, rules.leave_only_to_plateau
-            ):
-                allowed = ", ".join(rules.leave_only_to_plateau)
-                return Reason(feature, f"A unit leaving {rb.names[feature]} ({hex_text(s, frm)}) may go only to "
-                                       f"{allowed}; {hex_text(s, to)} is not.")
-        return None
 
     def _steps(self, h: Hex) -> tuple[Hex, ...]:
         charge(2)  # two candidate hexes examined
         legal: list[Hex] = []
         for dc in (-1, 1):
             to = Hex(h.row + self.dr, h.col + dc)
-            why = self._block(h, to)
+            why = self.entry.refusal(h, to)
             if why is None:
                 legal.append(to)
             else:
@@ -351,24 +290,18 @@ def _risks(
     rolls: list[RiskRoll] = []
     for h in path:
         for feature in situation.hex_state(h).features():
-            rules = rulebook.rules.get(feature)
-            if not isinstance(rules, HexRules):
-                continue
+            rules = rulebook.hex_rules(feature)
+            terrain = entry_ref(rulebook, feature, hex_ref(situation.board, h))
             if rules.retreat_sets_off is False:
-                notes.setdefault((feature, h), Reason(feature, (
-                    f"Retreating onto or through {rulebook.names[feature]} ({hex_text(situation, h)}) does not set "
-                    f"it off: no dice are rolled and the unit does not stop."
-                )))
-                continue
-            if rules.entry_risk is None:
+                notes.setdefault((feature, h), say("retreat.not_set_off", feature, fact="retreat_sets_off",
+                                                   terrain=terrain))
                 continue
             risk = rules.entry_risk
-            name = rulebook.names[feature]
+            if risk is None:
+                continue
             if not risk.on_retreat:
-                notes.setdefault((feature, h), Reason(feature, (
-                    f"Retreating onto or through {name} ({hex_text(situation, h)}) does not trigger it: "
-                    f"no dice are rolled."
-                )))
+                notes.setdefault((feature, h), say("retreat.risk_not_on_retreat", feature, fact="entry_risk",
+                                                   terrain=terrain))
                 continue
             p = face_probability(rulebook, risk.faces)
             odds = binomial(risk.dice, p)
@@ -377,14 +310,10 @@ def _risks(
             for k, q in enumerate(odds):
                 losses[k * per] += q
             rolls.append(RiskRoll(h, feature, risk, tuple(losses)))
-            faces = " or ".join(risk.faces)
-            odds_text = ", ".join(f"{k * per} figure{'s' if k * per != 1 else ''}: {q.numerator}/{q.denominator}"
-                                  for k, q in enumerate(odds))
-            notes.setdefault((feature, h), Reason(feature, (
-                f"Retreating onto {name} ({hex_text(situation, h)}) rolls {risk.dice} battle dice; each {faces} "
-                f"costs {per} figure (each die shows it with chance {p.numerator}/{p.denominator}). "
-                f"Chance of losing {odds_text}."
-            )))
+            notes.setdefault((feature, h), say(
+                "retreat.risk_roll", feature, fact="entry_risk", terrain=terrain, rolls=risk.dice, faces=risk.faces,
+                per=per, chance=exact(p),
+                odds=tuple(f"{plural(k * per, 'figure')} {exact(q)}" for k, q in enumerate(odds))))
     return tuple(rolls)
 
 
@@ -392,12 +321,75 @@ def _no_stop_notes(situation: Situation, rulebook: Rulebook, unit_class: str, pa
                    notes: dict[tuple[str, Hex], Reason]) -> None:
     for h in path[:-1]:
         for feature in situation.hex_state(h).features():
-            rules = rulebook.rules.get(feature)
-            if isinstance(rules, HexRules) and unit_class in rules.must_stop:
-                notes.setdefault((feature, h), Reason(RETREAT, (
-                    f"Terrain has no effect on a retreat: the unit passes through {rulebook.names[feature]} "
-                    f"({hex_text(situation, h)}) without stopping."
-                )))
+            if unit_class in rulebook.hex_rules(feature).must_stop:
+                notes.setdefault((feature, h), say("retreat.passes_through", RETREAT,
+                                                   terrain=entry_ref(rulebook, feature, hex_ref(situation.board, h))))
+
+
+def _check_request(situation: Situation, rulebook: Rulebook, unit: Unit, flags: int, hits: int) -> None:
+    """The retreat can be computed for this unit and these numbers, or IllegalSituation says why."""
+    rules = unit_rules(rulebook, unit)
+    name = rulebook.names[unit.profile]
+    if not rules.rules_documented:
+        raise IllegalSituation("unit", f"no bundled source gives the rules of {name}, so its retreat cannot be "
+                                       f"computed")
+    if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
+        raise IllegalSituation("flags", "must be a whole number of flags, 0 or more")
+    if rules.retreats_along_rails and flags:
+        raise IllegalSituation("unit", f"{name} retreats along its rails, never into the locomotive's forward arc, "
+                                       f"not toward its baseline; a situation does not record the track or the "
+                                       f"locomotive's facing, so the retreat is not computed")
+    if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
+        raise IllegalSituation("hits", "must be a whole number of hits, 0 or more")
+
+
+class _Listing:
+    """The retreat paths listed for one unit, with the rolls their hexes make and the notes said.
+
+    Listed paths come depth first, so they share their first hexes: each hex's rolls and the loss
+    odds of each path prefix are worked out once (exact fractions along a 36-hex retreat on Frozen
+    River were most of a flags-12 answer's cost)."""
+
+    def __init__(self, situation: Situation, rulebook: Rulebook, unit_class: str) -> None:
+        self.situation, self.rulebook, self.unit_class = situation, rulebook, unit_class
+        self.notes: dict[tuple[str, Hex], Reason] = {}
+        self.hex_rolls: dict[Hex, tuple[RiskRoll, ...]] = {}
+        self.prefix_losses: dict[tuple[Hex, ...], tuple[Fraction, ...]] = {(): (Fraction(1),)}
+
+    def rolls_at(self, h: Hex) -> tuple[RiskRoll, ...]:
+        if h not in self.hex_rolls:
+            self.hex_rolls[h] = _risks(self.situation, self.rulebook, (h,), self.notes)
+        return self.hex_rolls[h]
+
+    def losses_along(self, path: tuple[Hex, ...]) -> tuple[Fraction, ...]:
+        known = len(path)
+        while path[:known] not in self.prefix_losses:
+            known -= 1
+        losses = self.prefix_losses[path[:known]]
+        for i in range(known, len(path)):
+            for roll in self.rolls_at(path[i]):
+                losses = convolve(losses, roll.loss_odds)
+            self.prefix_losses[path[:i + 1]] = losses
+        return losses
+
+    def option(self, start: Hex, path: tuple[Hex, ...], ignored: int, required: int, lost: int,
+               left_after: int) -> RetreatOption:
+        """One listed way to retreat: ``left_after`` figures remain once ``lost`` are gone."""
+        charge(1 + len(path))
+        risks = tuple(roll for h in path for roll in self.rolls_at(h))
+        _no_stop_notes(self.situation, self.rulebook, self.unit_class, path, self.notes)
+        risk_losses = self.losses_along(path)
+        chance = Fraction(1) if left_after <= 0 else sum(
+            (p for k, p in enumerate(risk_losses) if k >= left_after), Fraction(0))
+        return RetreatOption(start, path, ignored, required, lost, left_after <= 0, risks, risk_losses, chance)
+
+
+def _pinned(situation: Situation, rulebook: Rulebook, unit: Unit) -> list[str]:
+    """The terrain (``no_retreat_from``) and markers (``no_retreat``) that keep the unit from retreating."""
+    unit_class = unit_rules(rulebook, unit).unit_class
+    pinned = [f for f in situation.hex_state(unit.hex).features()
+              if unit_class in rulebook.hex_rules(f).no_retreat_from]
+    return pinned + [b for b in unit.badges if (badge := rulebook.badge(b)) is not None and badge.no_retreat]
 
 
 def retreat_options(
@@ -412,21 +404,13 @@ def retreat_options(
     the fewest figures lost follows from the farthest reachable distance, with no path listed
     (what the battle answer needs for every flag count)."""
     unit = situation.unit(unit_id)
-    if not getattr(unit_rules(rulebook, unit), "rules_documented", True):
-        raise IllegalSituation("unit", f"no bundled source gives the rules of {rulebook.names[unit.profile]}, "
-                                       f"so its retreat cannot be computed")
-    if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
-        raise IllegalSituation("flags", "must be a whole number of flags, 0 or more")
-    if unit_rules(rulebook, unit).retreats_along_rails and flags:
-        raise IllegalSituation("unit", f"{rulebook.names[unit.profile]} retreats along its rails, never into the "
-                                       f"locomotive's forward arc, not toward its baseline; a situation does not "
-                                       f"record the track or the locomotive's facing, so the retreat is not computed")
-    if isinstance(hits, bool) or not isinstance(hits, int) or hits < 0:
-        raise IllegalSituation("hits", "must be a whole number of hits, 0 or more")
-    loss_per_move = int(core_number(rulebook, RETREAT, "figures_lost_per_retreat_move_not_made"))
+    _check_request(situation, rulebook, unit, flags, hits)
+    loss_per_move = core_number(rulebook.core_rules(RETREAT).figures_lost_per_retreat_move_not_made, RETREAT,
+                                "figures_lost_per_retreat_move_not_made")
     least, most, per_flag_reasons = hexes_per_flag(situation, rulebook, unit)
     allowance = flags_ignorable(situation, rulebook, unit_id, card=card, combat_card=combat_card)
     remaining_figures = unit.figures - hits
+    who = unit_ref(situation, rulebook, unit)
     breakdown: list[Reason] = []
     most_ignored = allowance.most_ignored(flags)
     least_ignored = allowance.least_ignored(flags)
@@ -440,125 +424,87 @@ def retreat_options(
         )
 
     if remaining_figures <= 0:
-        breakdown.append(Reason(RETREAT, (
-            f"The {hits} hit(s) remove all {unit.figures} figure(s): the unit is eliminated before any flag "
-            f"is resolved, so there is no retreat."
-        )))
+        breakdown.append(say("retreat.eliminated_by_hits", RETREAT, unit=who, hits=hits, figures=unit.figures))
         return result([], 0, [], 0, True)
-
     if flags == 0:
-        breakdown.append(Reason(RETREAT, "No flag was rolled: the unit stays where it is."))
+        breakdown.append(say("retreat.no_flag", RETREAT, unit=who))
     else:
         breakdown.extend(allowance.reasons)
         breakdown.extend(per_flag_reasons)
-    direction = "down the board (to higher rows)" if situation.is_bottom(unit.side) else "up the board (to lower rows)"
-    if flags:
-        breakdown.append(Reason(RETREAT, (
-            f"The {unit.side} baseline is row {situation.board.baseline_row(situation.is_bottom(unit.side))}: "
-            f"each retreat step goes {direction}, to one of the two hexes behind the unit."
-        )))
+        bottom = situation.is_bottom(unit.side)
+        breakdown.append(say("retreat.toward_bottom" if bottom else "retreat.toward_top", RETREAT, unit=who,
+                             row=situation.board.baseline_row(bottom)))
 
-    rules = unit_rules(rulebook, unit)
     graph = _Graph(situation, rulebook, unit)
-    pinned = [f for f in situation.hex_state(unit.hex).features()
-              if isinstance(rulebook.rules.get(f), HexRules)
-              and rules.unit_class in rulebook.hex_rules(f).no_retreat_from]
-    pinned += [b for b in unit.badges if getattr(rulebook.rules.get(b), "no_retreat", False)]
+    pinned = _pinned(situation, rulebook, unit)
+    listing = _Listing(situation, rulebook, unit_rules(rulebook, unit).unit_class)
     options: list[RetreatOption] = []
     choices: list[ChoiceSummary] = []
-    total = 0
-    notes: dict[tuple[str, Hex], Reason] = {}
     per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
-    # Listed paths come depth first, so they share their first hexes: each hex's rolls and the
-    # loss odds of each path prefix are worked out once (exact fractions along a 36-hex retreat
-    # on Frozen River were most of a flags-12 answer's cost).
-    hex_rolls: dict[Hex, tuple[RiskRoll, ...]] = {}
-    prefix_losses: dict[tuple[Hex, ...], tuple[Fraction, ...]] = {(): (Fraction(1),)}
-
-    def rolls_at(h: Hex) -> tuple[RiskRoll, ...]:
-        if h not in hex_rolls:
-            hex_rolls[h] = _risks(situation, rulebook, (h,), notes)
-        return hex_rolls[h]
-
-    def losses_along(path: tuple[Hex, ...]) -> tuple[Fraction, ...]:
-        known = len(path)
-        while path[:known] not in prefix_losses:
-            known -= 1
-        losses = prefix_losses[path[:known]]
-        for i in range(known, len(path)):
-            for roll in rolls_at(path[i]):
-                losses = convolve(losses, roll.loss_odds)
-            prefix_losses[path[:i + 1]] = losses
-        return losses
-
     for ignored in allowance.choices(flags):
         required = (flags - ignored) * least
         allowed = (flags - ignored) * most
         reachable = 0 if required == 0 or pinned else graph.longest(unit.hex, allowed)
-        shortfall = max(0, required - reachable)
-        lost = min(remaining_figures, shortfall * loss_per_move)
+        lost = min(remaining_figures, max(0, required - reachable) * loss_per_move)
         lengths = range(required, allowed + 1) if reachable >= required else range(reachable, reachable + 1)
         count = sum(graph.count(unit.hex, n) for n in lengths) if not pinned else 1
         choices.append(ChoiceSummary(ignored, required, allowed, reachable, lost, count))
-        total += count
-        listed = 0
-        for length in lengths if list_paths else ():
-            paths = [()] if pinned else graph.paths(unit.hex, length)
-            for path in paths:
-                if listed >= per_choice:
-                    break
-                listed += 1
-                charge(1 + len(path))
-                risks = tuple(roll for h in path for roll in rolls_at(h))
-                _no_stop_notes(situation, rulebook, rules.unit_class, path, notes)
-                risk_losses = losses_along(path)
-                left = remaining_figures - lost
-                chance = Fraction(1) if left <= 0 else sum((p for k, p in enumerate(risk_losses) if k >= left),
-                                                           Fraction(0))
-                options.append(RetreatOption(unit.hex, path, ignored, required, lost, left <= 0, risks,
-                                             risk_losses, chance))
-            if pinned:
-                break
+        if list_paths:
+            paths = [()] if pinned else (p for n in lengths for p in graph.paths(unit.hex, n))
+            for _, path in zip(range(per_choice), paths, strict=False):
+                options.append(listing.option(unit.hex, path, ignored, required, lost, remaining_figures - lost))
+    total = sum(c.options_total for c in choices)
 
-    if pinned and any(c.moves_required for c in choices):
-        for feature in pinned:
-            where = (f"{rules.unit_class.capitalize()} in {rulebook.names[feature]}" if feature not in unit.badges
-                     else f"A unit with the {rulebook.names[feature]} marker")
-            breakdown.append(Reason(feature, (
-                f"{where} may not retreat: it loses {loss_per_move} figure for each retreat move instead."
-            )))
-    for why in dict.fromkeys(graph.blocked[k] for k in sorted(graph.blocked)):
-        breakdown.append(why)
-    shortfalls = [c for c in choices if c.reachable < c.moves_required]
-    for choice in shortfalls:
-        not_made = choice.moves_required - choice.reachable
-        breakdown.append(Reason(RETREAT, (
-            f"Ignoring {choice.flags_ignored} flag(s), the unit must retreat {choice.moves_required} hex(es) but can "
-            f"make only {choice.reachable}: {not_made} move(s) not made cost {not_made * loss_per_move} figure(s)"
-            f"{' (all it has left)' if choice.figures_lost >= remaining_figures else ''}."
-        )))
-    breakdown.extend(notes[k] for k in sorted(notes, key=lambda k: (k[1], k[0])))
-    if any(o.path for o in options):
-        for feature in situation.hex_state(unit.hex).features():
-            feature_rules = rulebook.rules.get(feature)
-            if isinstance(feature_rules, HexRules) and feature_rules.removed_when_occupant_leaves:
-                breakdown.append(Reason(feature, (
-                    f"If the unit retreats out of its hex, the {rulebook.names[feature]} there are removed."
-                )))
-        for badge in rulebook.badges_lost(unit.badges, "retreats"):
-            breakdown.append(Reason(badge, (
-                f"If the unit retreats, its {rulebook.names[badge]} token is removed."
-            )))
-    if allowance.choices(flags).start != allowance.choices(flags).stop - 1:
-        breakdown.append(Reason(RETREAT, (
-            "Ignoring a flag is optional here, so the options list the outcomes both with and without ignoring."
-        )))
+    breakdown.extend(_outcome_notes(situation, rulebook, unit, who, pinned, loss_per_move, choices, graph, options,
+                                    allowance.choices(flags), remaining_figures))
+    breakdown.extend(listing.notes[k] for k in sorted(listing.notes, key=lambda k: (k[1], k[0])))
+    breakdown.extend(_leaving_notes(situation, rulebook, unit, options))
+    if len(allowance.choices(flags)) > 1:
+        breakdown.append(say("retreat.optional_ignore", RETREAT))
     min_lost = min((c.figures_lost for c in choices), default=0)
     eliminated = hits + min_lost >= unit.figures
     if hits:
-        breakdown.append(Reason(RETREAT, (
-            f"The unit had {unit.figures} figure(s) and took {hits} hit(s) before the flags: {remaining_figures} left."
-        )))
+        breakdown.append(say("retreat.after_hits", RETREAT, unit=who, figures=unit.figures, hits=hits,
+                             left=remaining_figures))
     if eliminated:
-        breakdown.append(Reason(RETREAT, "Every option removes the unit's last figure: it is eliminated."))
+        breakdown.append(say("retreat.eliminated", RETREAT, unit=who))
     return result(options, total, choices, min_lost, eliminated)
+
+
+def _outcome_notes(situation: Situation, rulebook: Rulebook, unit: Unit, who: UnitRef, pinned: list[str],
+                   loss_per_move: int, choices: list[ChoiceSummary], graph: _Graph, options: list[RetreatOption],
+                   ignored_choices: range, remaining: int) -> list[Reason]:
+    """Why the retreat is short: what pins the unit, each blocked step, each choice's shortfall."""
+    out: list[Reason] = []
+    if pinned and any(c.moves_required for c in choices):
+        for entry_id in pinned:
+            if entry_id in unit.badges:
+                out.append(say("retreat.pinned_marker", entry_id, fact="no_retreat", unit=who,
+                               marker=entry_ref(rulebook, entry_id), n=loss_per_move))
+            else:
+                out.append(say("retreat.pinned_terrain", entry_id, fact="no_retreat_from", unit=who,
+                               terrain=entry_ref(rulebook, entry_id), n=loss_per_move))
+    out.extend(dict.fromkeys(graph.blocked[k] for k in sorted(graph.blocked)))
+    for choice in choices:
+        if choice.reachable >= choice.moves_required:
+            continue
+        not_made = choice.moves_required - choice.reachable
+        out.append(say("retreat.shortfall_all" if choice.figures_lost >= remaining else "retreat.shortfall",
+                       RETREAT, fact="figures_lost_per_retreat_move_not_made", ignored=choice.flags_ignored,
+                       required=choice.moves_required, reachable=choice.reachable, not_made=not_made,
+                       lost=not_made * loss_per_move))
+    return out
+
+
+def _leaving_notes(situation: Situation, rulebook: Rulebook, unit: Unit, options: list[RetreatOption]) -> list[Reason]:
+    """What a retreat out of the hex leaves behind (sandbags removed, a Camouflage token lost)."""
+    if not any(o.path for o in options):
+        return []
+    out: list[Reason] = []
+    for feature in situation.hex_state(unit.hex).features():
+        if rulebook.hex_rules(feature).removed_when_occupant_leaves:
+            out.append(say("retreat.leaves_obstacle", feature, fact="removed_when_occupant_leaves",
+                           obstacle=entry_ref(rulebook, feature)))
+    for badge in rulebook.badges_lost(unit.badges, "retreats"):
+        out.append(say("retreat.loses_marker", badge, fact="lost_when", marker=entry_ref(rulebook, badge)))
+    return out

@@ -287,7 +287,7 @@ class CardRules:
     """A command card."""
 
     __pydantic_config__ = FORBID
-    card_type: Literal["section", "tactic"]
+    card_type: Literal["section", "tactic"] | None = None  # None: no bundled source says (Air Sortie)
     deck_counts: tuple[DeckCount, ...] = ()
     # what it orders (engine/orders.py, which also words the card's order in one line from these)
     order_groups: tuple[OrderGroup, ...] = ()  # empty: it orders no unit (Air Power, Barrage, Ambush)
@@ -480,22 +480,84 @@ class Rulebook:
     # and a Radar Alert alias), so lookups say which kinds they want.
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     bases: dict[str, str] = field(default_factory=dict)  # id -> id of the entry it behaves like
+    # lookups worked out once per rulebook (``ids_of_kind``, ``situation_ids``): the rulebook never changes
+    _kind_ids: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
+                                                               compare=False)
+    _situation_ids: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def of(self, entry_id: str) -> object:
-        return self.rules[entry_id]
-
+    # Typed accessors: the engine reads a rule's fields through these, never with getattr. Those
+    # that answer None take any id (a card field naming a combat card, a badge that is a marker).
     def hex_rules(self, entry_id: str) -> HexRules:
         rules = self.rules[entry_id]
-        assert isinstance(rules, HexRules)
+        assert isinstance(rules, HexRules), entry_id
         return rules
 
     def unit(self, entry_id: str) -> UnitRules:
         rules = self.rules[entry_id]
-        assert isinstance(rules, UnitRules)
+        assert isinstance(rules, UnitRules), entry_id
         return rules
 
-    def ids_of_kind(self, *kinds: str) -> list[str]:
-        return [i for i, k in self.kinds.items() if k in kinds]
+    def nation(self, entry_id: str) -> NationRules:
+        rules = self.rules[entry_id]
+        assert isinstance(rules, NationRules), entry_id
+        return rules
+
+    def card(self, entry_id: str | None) -> CardRules | None:
+        """The command card ``entry_id``, or None when it is not one (or None)."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, CardRules) else None
+
+    def combat_card(self, entry_id: str | None) -> CombatCardRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, CombatCardRules) else None
+
+    def badge(self, entry_id: str | None) -> BadgeRules | None:
+        """A badge, or a marker placed on units (``MarkerRules`` is both), or None."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, BadgeRules) else None
+
+    def marker(self, entry_id: str | None) -> MarkerRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, MarkerRules) else None
+
+    def special_rule(self, entry_id: str | None) -> SpecialRuleRules | None:
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, SpecialRuleRules) else None
+
+    def core(self, entry_id: str) -> CoreRules | None:
+        rules = self.rules.get(entry_id)
+        return rules if isinstance(rules, CoreRules) else None
+
+    def feature(self, entry_id: str | None) -> HexRules | None:
+        """A terrain, obstacle or hex marker, or None."""
+        rules = self.rules.get(entry_id) if entry_id else None
+        return rules if isinstance(rules, HexRules) else None
+
+    def situation_id(self, entry_id: str) -> str | None:
+        """The id a situation's ``rules`` list uses for this special rule or action, if any."""
+        rules = self.rules.get(entry_id)
+        return rules.situation_id if isinstance(rules, (SpecialRuleRules, ActionRules)) else None
+
+    def core_rules(self, entry_id: str) -> CoreRules:
+        """A core entry the engine cannot rule without; LookupError names it when it is missing."""
+        rules = self.core(entry_id)
+        if rules is None:
+            raise LookupError(f"content entry core/{entry_id} is missing")
+        return rules
+
+    def ids_of_kind(self, *kinds: str) -> tuple[str, ...]:
+        """The ids of the entries of ``kinds``, in the rulebook's order (worked out once per kinds)."""
+        found = self._kind_ids.get(kinds)
+        if found is None:
+            found = self._kind_ids[kinds] = tuple(i for i, k in self.kinds.items() if k in kinds)
+        return found
+
+    def situation_ids(self) -> dict[str, str]:
+        """Situation ``rules`` ids the content defines -> entry id (worked out once)."""
+        if not self._situation_ids:
+            self._situation_ids.update({sid: entry_id for entry_id in self.rules
+                                        if (sid := self.situation_id(entry_id))})
+        return self._situation_ids
 
     def resolve(self, name: str, *kinds: str) -> str | None:
         """Id for ``name`` (an id, a name or an alias, with ``_`` and spaces interchangeable)
@@ -511,12 +573,13 @@ class Rulebook:
     def badges_lost(self, badges: tuple[str, ...], event: str) -> tuple[str, ...]:
         """The badges and unit markers among ``badges`` whose ``lost_when`` lists ``event``
         ("moves", "retreats", "battles"): a Camouflage token comes off when its unit retreats."""
-        return tuple(b for b in badges if event in getattr(self.rules.get(b), "lost_when", ()))
+        return tuple(b for b in badges if (rules := self.badge(b)) is not None and event in rules.lost_when)
 
     def badge_for_unit(self, unit_id: str) -> str | None:
         """The badge whose ``turns_into`` is ``unit_id`` (the badge "tank_destroyer" of a
         situation is the badge that makes a unit a Tank Destroyer)."""
-        for entry_id, rules in self.rules.items():
-            if self.kinds[entry_id] == "badge" and getattr(rules, "turns_into", None) == unit_id:
+        for entry_id in self.ids_of_kind("badge"):
+            rules = self.badge(entry_id)
+            if rules is not None and rules.turns_into == unit_id:
                 return entry_id
         return None

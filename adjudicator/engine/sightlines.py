@@ -260,7 +260,7 @@ class BoardSight:
         single = [frozenset((h,)) for h in self.hexes] + [frozenset()] * 8
         chunks = []
         for k in range(self._chunk_bytes):
-            sets = [frozenset()] * 256
+            sets: list[frozenset[Hex]] = [frozenset()] * 256
             for value in range(1, 256):  # each set is a smaller one plus its lowest hex
                 low = (value & -value).bit_length() - 1
                 sets[value] = sets[value & (value - 1)] | single[8 * k + low]
@@ -301,16 +301,16 @@ class BoardSight:
                     continue
                 ebit, back = 1 << ei, cross[ei]
                 for x in found[0]:
-                    h = lookup[base + x]
-                    if h >= 0:
-                        row[h] |= ebit
-                        back[h] |= sbit
+                    i = lookup[base + x]
+                    if i >= 0:
+                        row[i] |= ebit
+                        back[i] |= sbit
                 for x, y in found[1]:
                     a, b = lookup[base + x], lookup[base + y]
-                    for h in (a, b):
-                        if h >= 0:
-                            side[si][h] = side[si].get(h, 0) | ebit
-                            side[ei][h] = side[ei].get(h, 0) | sbit
+                    for i in (a, b):
+                        if i >= 0:
+                            side[si][i] = side[si].get(i, 0) | ebit
+                            side[ei][i] = side[ei].get(i, 0) | sbit
                     if a >= 0 and b >= 0:
                         edge[si][(a, b)] = edge[si].get((a, b), 0) | ebit
                         edge[ei][(a, b)] = edge[ei].get((a, b), 0) | sbit

@@ -13,15 +13,7 @@ from typing import Any
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import BOARDS, Board, Hex, distance
-from adjudicator.engine.rulebook import (
-    BadgeRules,
-    BoardFace,
-    CoreRules,
-    HexRules,
-    MarkerRules,
-    Rulebook,
-    UnitRules,
-)
+from adjudicator.engine.rulebook import BadgeRules, BoardFace, Rulebook, UnitRules
 
 SIDES = ("allies", "axis")
 NATIONS = (
@@ -100,6 +92,8 @@ class Situation:
     face: str | None = None
     _by_id: Mapping[str, Unit] = field(default_factory=dict, repr=False, compare=False)
     _by_hex: Mapping[Hex, Unit] = field(default_factory=dict, repr=False, compare=False)
+    # values derived once per situation by the engine (the names reasons give units: engine.wording)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {u.id: u for u in self.units})
@@ -164,12 +158,7 @@ def parse_hex(value: Any, where: str, board: Board) -> Hex:
 
 def situation_rule_ids(rulebook: Rulebook) -> dict[str, str]:
     """Situation ``rules`` ids the content defines -> entry id."""
-    ids: dict[str, str] = {}
-    for entry_id, rules in rulebook.rules.items():
-        situation_id = getattr(rules, "situation_id", None)
-        if situation_id:
-            ids[situation_id] = entry_id
-    return ids
+    return dict(rulebook.situation_ids())
 
 
 def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...], nation: str | None) -> str:
@@ -181,12 +170,11 @@ def resolve_profile(rulebook: Rulebook, unit_type: str, badges: tuple[str, ...],
     board but follow their own rules (Game help summary, Special Forces)."""
     if nation:
         for entry_id in rulebook.ids_of_kind("unit"):
-            unit_rules = rulebook.rules[entry_id]
-            if getattr(unit_rules, "nation", None) == nation and rulebook.bases.get(entry_id) == unit_type:
+            if rulebook.unit(entry_id).nation == nation and rulebook.bases.get(entry_id) == unit_type:
                 return entry_id
     for badge in badges:
-        rules = rulebook.rules.get(badge)
-        target = getattr(rules, "turns_into", None)
+        rules = rulebook.badge(badge)
+        target = rules.turns_into if rules is not None else None
         if target and (rulebook.bases.get(target) in (unit_type, None) or target == unit_type):
             return target
     return unit_type
@@ -206,7 +194,7 @@ def may_be_placed_on(rulebook: Rulebook, profile: str, feature: str, badges: tup
         unit_rules.unit_class not in hex_rules.impassable
         or unit_rules.unit_class in hex_rules.no_retreat_from
         or feature in unit_rules.dice_on_terrain
-        or any(feature in getattr(rulebook.rules.get(b), "stands_on", ()) for b in badges)
+        or any((rules := rulebook.badge(b)) is not None and feature in rules.stands_on for b in badges)
     )
 
 
@@ -256,8 +244,8 @@ def parse_situation(doc: Any, rulebook: Rulebook) -> Situation:
         state = hexes.get(unit.hex, COUNTRYSIDE)
         for feature in state.features():
             if not may_be_placed_on(rulebook, unit.profile, feature, unit.badges) and not _bridged(state, rulebook):
-                carriers = [m for m, rules in rulebook.rules.items()
-                            if feature in getattr(rules, "stands_on", ()) and _goes_on(rulebook, rules, unit.type)]
+                carriers = [m for m in rulebook.rules if (rules := rulebook.badge(m)) is not None
+                            and feature in rules.stands_on and _goes_on(rulebook, rules, unit.type)]
                 hint = "".join(f" unless it has the badge {m!r} ({rulebook.names[m]})" for m in carriers[:1])
                 raise IllegalSituation(
                     f"units[{i}]", f"{rulebook.names[unit.profile]} cannot stand on {rulebook.names[feature]}{hint}"
@@ -275,8 +263,8 @@ BOARD_ENTRY = "board_faces"
 
 def board_faces(rulebook: Rulebook) -> dict[str, BoardFace]:
     """Face id -> face, from the core ``board_faces`` entry (empty when the content has none)."""
-    rules = rulebook.rules.get(BOARD_ENTRY)
-    return dict(rules.board_faces) if isinstance(rules, CoreRules) else {}
+    rules = rulebook.core(BOARD_ENTRY)
+    return dict(rules.board_faces) if rules is not None else {}
 
 
 def parse_face(value: Any, rulebook: Rulebook) -> str | None:
@@ -316,7 +304,7 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
         terrain = rulebook.resolve(name, "terrain")
         if terrain is None:
             as_obstacle = rulebook.resolve(name, "obstacle", "marker")
-            if as_obstacle is None or not isinstance(rulebook.rules[as_obstacle], HexRules):
+            if as_obstacle is None or rulebook.feature(as_obstacle) is None:
                 raise IllegalSituation(f"{where}.terrain", f"unknown terrain {name!r}")
             obstacles.append(_obstacle(name, f"{where}.terrain", rulebook))
     if item.get("obstacle") is not None:
@@ -344,13 +332,14 @@ def _parse_hex_state(item: Mapping[str, Any], where: str, rulebook: Rulebook) ->
 
 def _obstacle(name: str, where: str, rulebook: Rulebook) -> str:
     obstacle = rulebook.resolve(name, "obstacle", "marker")
-    if obstacle is None or not isinstance(rulebook.rules[obstacle], HexRules):
+    if obstacle is None or rulebook.feature(obstacle) is None:
         terrain = rulebook.resolve(name, "terrain")
         if terrain is not None:  # issue #14 D: say where a known name goes rather than "unknown"
             raise IllegalSituation(where, f"{rulebook.names[terrain]} is a terrain, not an obstacle: give it as "
                                           f"{where.rsplit('.', 1)[0]}.terrain")
         raise IllegalSituation(where, f"unknown obstacle {name!r}")
-    if getattr(rulebook.rules[obstacle], "placed_on", "hex") != "hex":
+    marker = rulebook.marker(obstacle)
+    if marker is not None and marker.placed_on != "hex":
         raise IllegalSituation(where, f"{rulebook.names[obstacle]} is placed on units, not hexes")
     return obstacle
 
@@ -364,10 +353,11 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
     if key in NATIONS:
         return key
     entry_id = rulebook.resolve(key, "nation")
-    codes = tuple(getattr(rulebook.rules.get(entry_id), "nation_codes", ())) if entry_id else ()
+    nation = rulebook.nation(entry_id) if entry_id else None
+    codes = nation.nation_codes if nation is not None else ()
     # a nation entry that switches no rules on by nation (US Marines: not every US unit is one)
     # names the army its troops belong to in ``country``
-    code = codes[0] if len(codes) == 1 else getattr(rulebook.rules.get(entry_id or ""), "country", None)
+    code = codes[0] if len(codes) == 1 else nation.country if nation is not None else None
     code = code or COUNTRY_NAMES.get(key.replace("_", " "))
     if code not in NATIONS:
         raise IllegalSituation(where, f"must be one of {', '.join(NATIONS)}, got {value!r}")
@@ -396,56 +386,16 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     if unit_type is None:
         raise IllegalSituation(f"{where}.type", f"unknown unit type {type_name!r}")
     h = parse_hex(item, where, board)
-
     nation = item.get("nation")
     if nation is not None:
         nation = parse_nation(nation, f"{where}.nation", rulebook)
-    badges: list[str] = []
-    for j, badge in enumerate(_list(item.get("badges", []), f"{where}.badges", 10)):
-        name = _str(badge, f"{where}.badges[{j}]")
-        badge_id = rulebook.resolve(name, "badge", "marker")
-        if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:
-            # a unit with no badge of its own takes the badge of the unit it plays like (504th PIR)
-            badge_id = (rulebook.badge_for_unit(unit_named)
-                        or rulebook.badge_for_unit(rulebook.bases.get(unit_named, "")))
-        if badge_id is None or not isinstance(rulebook.rules[badge_id], BadgeRules):
-            raise IllegalSituation(f"{where}.badges[{j}]", f"unknown badge {name!r}")
-        if getattr(rulebook.rules[badge_id], "placed_on", "unit") != "unit":
-            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
-        if badge_id in badges:
-            raise IllegalSituation(f"{where}.badges[{j}]", f"badge {badge_id!r} is listed twice")
-        marker = rulebook.rules[badge_id]
-        if isinstance(marker, MarkerRules) and not _goes_on(rulebook, marker, unit_type):
-            raise IllegalSituation(f"{where}.badges[{j}]", f"{rulebook.names[badge_id]} is only for "
-                                                           f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
-        badges.append(badge_id)
-
-    profile = resolve_profile(rulebook, unit_type, tuple(badges), nation)
-    rules = rulebook.rules[profile]
-    assert isinstance(rules, UnitRules)
-    default_start = rules.figures_by_nation.get(nation or "", rules.figures)
-    start = default_start
-    figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
-    if item.get("start_figures") is not None:
-        start = _int(item["start_figures"], f"{where}.start_figures", 1, MAX_FIGURES)
-    elif rules.figures_range and rules.figures_range[0] <= figures <= rules.figures_range[1]:
-        start = figures  # 1-3 figures per scenario (supply trucks, half-tracks): what is given is the start
-    if figures > start:
-        raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
-    moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
-    moved_from = None
-    path = _parse_path(item.get("path"), f"{where}.path", board, h)
-    if item.get("moved_from") is not None:  # checked even when a path supersedes it: bad input is a 400
-        given_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
-        moved_from = None if path else given_from
-        if moved_from is not None and distance(moved_from, h) > moved:
-            raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, h)} hexes from the unit, "
-                                                          f"but it moved {moved} this turn")
-    if path:  # the path says how it moved: ``moved`` and ``moved_from`` follow from it (both ignored if given)
-        moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
+    badges = _parse_badges(item.get("badges", []), f"{where}.badges", unit_type, rulebook)
+    profile = resolve_profile(rulebook, unit_type, badges, nation)
+    figures, start = _parse_figures(item, where, rulebook.unit(profile), nation)
+    moved, moved_from, path = _parse_move(item, where, board, h)
     ordered = _optional_bool(item.get("ordered"), f"{where}.ordered")
     battled = bool(_optional_bool(item.get("battled"), f"{where}.battled"))
-    return Unit(unit_id, side, unit_type, profile, h, figures, start, tuple(badges), nation, moved, moved_from,
+    return Unit(unit_id, side, unit_type, profile, h, figures, start, badges, nation, moved, moved_from,
                 path=path, ordered=ordered, battled=battled)
 
 
@@ -454,6 +404,62 @@ def _optional_bool(value: Any, where: str) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
     raise IllegalSituation(where, f"must be true or false, got {type(value).__name__}")
+
+
+def _parse_badges(value: Any, where: str, unit_type: str, rulebook: Rulebook) -> tuple[str, ...]:
+    """A unit's ``badges``: badges and unit markers by id, name or alias, each once, each one that
+    goes on this type of unit; a unit with no badge of its own stands for the badge of the unit it
+    plays like (504th PIR)."""
+    badges: list[str] = []
+    for j, badge in enumerate(_list(value, where, 10)):
+        name = _str(badge, f"{where}[{j}]")
+        badge_id = rulebook.resolve(name, "badge", "marker")
+        if badge_id is None and (unit_named := rulebook.resolve(name, "unit")) is not None:
+            badge_id = (rulebook.badge_for_unit(unit_named)
+                        or rulebook.badge_for_unit(rulebook.bases.get(unit_named, "")))
+        if badge_id is None or rulebook.badge(badge_id) is None:
+            raise IllegalSituation(f"{where}[{j}]", f"unknown badge {name!r}")
+        marker = rulebook.marker(badge_id)
+        if marker is not None and marker.placed_on != "unit":
+            raise IllegalSituation(f"{where}[{j}]", f"{rulebook.names[badge_id]} is placed on hexes, not units")
+        if badge_id in badges:
+            raise IllegalSituation(f"{where}[{j}]", f"badge {badge_id!r} is listed twice")
+        if marker is not None and not _goes_on(rulebook, marker, unit_type):
+            raise IllegalSituation(f"{where}[{j}]", f"{rulebook.names[badge_id]} is only for "
+                                                    f"{', '.join(rulebook.names[u] for u in marker.applies_to)}")
+        badges.append(badge_id)
+    return tuple(badges)
+
+
+def _parse_figures(item: Mapping[str, Any], where: str, rules: UnitRules, nation: str | None) -> tuple[int, int]:
+    """(figures, figures at the start): the start is the unit entry's (by nation), or given."""
+    start = rules.figures_by_nation.get(nation or "", rules.figures)
+    figures = _int(item["figures"], f"{where}.figures", 1, MAX_FIGURES)
+    if item.get("start_figures") is not None:
+        start = _int(item["start_figures"], f"{where}.start_figures", 1, MAX_FIGURES)
+    elif rules.figures_range and rules.figures_range[0] <= figures <= rules.figures_range[1]:
+        start = figures  # 1-3 figures per scenario (supply trucks, half-tracks): what is given is the start
+    if figures > start:
+        raise IllegalSituation(f"{where}.figures", f"{figures} figures is more than the unit's {start} at the start")
+    return figures, start
+
+
+def _parse_move(item: Mapping[str, Any], where: str, board: Board,
+                here: Hex) -> tuple[int, Hex | None, tuple[Hex, ...]]:
+    """(moved, moved_from, path) of this turn's move; a ``path`` says how it moved, so ``moved``
+    and ``moved_from`` follow from it (both ignored if given)."""
+    moved = _int(item.get("moved", 0), f"{where}.moved", 0, MAX_MOVED)
+    moved_from = None
+    path = _parse_path(item.get("path"), f"{where}.path", board, here)
+    if item.get("moved_from") is not None:  # checked even when a path supersedes it: bad input is a 400
+        given_from = parse_hex(item["moved_from"], f"{where}.moved_from", board)
+        moved_from = None if path else given_from
+        if moved_from is not None and distance(moved_from, here) > moved:
+            raise IllegalSituation(f"{where}.moved_from", f"is {distance(moved_from, here)} hexes from the unit, "
+                                                          f"but it moved {moved} this turn")
+    if path:
+        moved, moved_from = len(path) - 1, (path[0] if len(path) > 1 else None)
+    return moved, moved_from, path
 
 
 def _parse_path(value: Any, where: str, board: Board, here: Hex) -> tuple[Hex, ...]:

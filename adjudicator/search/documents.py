@@ -19,9 +19,11 @@ from adjudicator.search.analysis import Analysis, Span
 
 
 def names(entry: Entry) -> list[str]:
-    """Every name a player may use for the entry: name, aliases, id words, editor names."""
+    """Every name a player may use for the entry: name, aliases, id words, editor names, and the
+    terms it defines (a player typing "spare figures" looks for the page that says what they are)."""
     editor = getattr(entry.rules, "editor_names", ()) or ()
-    return list(dict.fromkeys([entry.meta.name, *entry.meta.aliases, entry.id.replace("_", " "), *editor]))
+    return list(dict.fromkeys([entry.meta.name, *entry.meta.aliases, entry.id.replace("_", " "), *editor,
+                               *entry.meta.terms]))
 
 
 def facts_text(entry: Entry, catalogue: Catalogue) -> str:

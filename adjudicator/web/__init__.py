@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
         pages,
         search_views,
         situations,
+        sources,
     )
     from adjudicator.web.budget import register_budget
     from adjudicator.web.context import register_context
@@ -33,7 +34,8 @@ def register(app: Flask) -> None:
     Compress(app)
     app.after_request(page_etags)  # after Compress, so it runs before it (tags on plain bytes)
     app.after_request(close_file_responses)  # after Compress, so it runs before it
-    for module in (pages, api_rules, api_engine, api_outcomes, search_views, builder, situations, m44_upload, offline):
+    for module in (pages, sources, api_rules, api_engine, api_outcomes, search_views, builder, situations, m44_upload,
+                   offline):
         app.register_blueprint(module.bp)
 
 

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, url_for
+from flask import Blueprint, current_app, jsonify, url_for
 from sqlmodel import select
 
 from adjudicator.content.documents import KIND_LABELS
 from adjudicator.db import get_session
 from adjudicator.models import EntryRow
 from adjudicator.web.errors import ApiError
+from adjudicator.web.sources import citation_json, source_json
 
 bp = Blueprint("api_rules", __name__, url_prefix="/api/v1/rules")
 
 
 def entry_json(row: EntryRow) -> dict[str, Any]:
+    """An entry as the API gives it. ``sources`` lists each citation with the facts it decides and
+    the page of its document; ``citations`` maps every structured field (inherited ones too) to the
+    one passage that decides it, so a reason's ``rule`` + ``fact`` finds its section."""
+    catalogue = current_app.extensions["catalogue"]
+    entry = catalogue.entries[row.id]
     return {
         "id": row.id,
         "kind": row.kind,
@@ -23,8 +29,10 @@ def entry_json(row: EntryRow) -> dict[str, Any]:
         "summary": row.summary,
         "expansion": row.expansion,
         "aliases": row.aliases,
+        "terms": list(entry.meta.terms),
         "base": row.base,
-        "sources": row.sources,
+        "sources": [source_json(s) for s in entry.meta.sources],
+        "citations": {fact: citation_json(c) for fact, c in catalogue.citations[row.id].items()},
         "see_also": row.see_also,
         "url": url_for("pages.entry", kind=row.kind, entry_id=row.id),
         "facts": row.facts,

@@ -179,11 +179,21 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                    for kind, ids in COMMON.items()},
         "cite": {e.id: "; ".join(f"{src.document}, {src.section}" for src in e.meta.sources[:2])
                  for e in catalogue.entries.values()},
+        # the passage of each structured field, inherited ones too: a reason's rule + fact (contracts §4),
+        # as an index into ``cite_labels`` (each passage's text once: ~2.5 times smaller)
+        **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_FLAGS,
                    "max_saved_bytes": MAX_SAVED_BYTES},
     }
+
+
+def _fact_citations(catalogue: Catalogue) -> dict[str, Any]:
+    labels: dict[str, int] = {}
+    fact_cite = {entry_id: {fact: labels.setdefault(c.source.label, len(labels)) for fact, c in cites.items()}
+                 for entry_id, cites in catalogue.citations.items() if cites}
+    return {"cite_labels": list(labels), "fact_cite": fact_cite}
 
 
 def _nation_label(code: str) -> str:

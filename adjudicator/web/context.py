@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS, SECONDARY_DOCUMENTS
+from adjudicator.content.documents import DOCUMENTS, EXPANSIONS, KIND_LABELS, SECONDARY_DOCUMENTS, SOURCES
 
 
 def register_context(app: Flask) -> None:
@@ -17,4 +17,5 @@ def register_context(app: Flask) -> None:
             "EXPANSIONS": EXPANSIONS,
             "DOCUMENTS": DOCUMENTS,
             "SECONDARY_DOCUMENTS": SECONDARY_DOCUMENTS,
+            "SOURCES": SOURCES,
         }

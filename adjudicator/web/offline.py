@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from adjudicator import REPO_ROOT
 from adjudicator.config import current
-from adjudicator.content.documents import KIND_LABELS
+from adjudicator.content.documents import KIND_LABELS, SOURCES
 from adjudicator.content.loader import Catalogue
 from adjudicator.offline_engine import ENGINE_DIR, OFFLINE_DIR, PYODIDE_VERSION, offline_assets
 from adjudicator.web.builder_data import builder_data
@@ -61,6 +61,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls: list[str] = [*SHELL_PAGES]
     urls += [url_for("pages.kind_list", kind=kind) for kind in KIND_LABELS]
     urls += [url_for("pages.entry", kind=e.kind, entry_id=e.id) for e in catalogue.entries.values()]
+    urls += [url_for("sources.index"), *(url_for("sources.document", slug=d.slug) for d in SOURCES.values())]
     urls += [url_for("offline.search_data"), url_for("offline.manifest")]
     urls += [f"/api/v1/board/{kind}" for kind in BOARD_KINDS]
     urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
@@ -122,7 +123,7 @@ def search_data() -> Any:
     """A compact copy of what search needs, for searching in the browser when offline."""
     catalogue = _catalogue()
     entries = [
-        [e.id, e.kind, e.meta.name, list(e.meta.aliases), e.meta.summary,
+        [e.id, e.kind, e.meta.name, [*e.meta.aliases, *e.meta.terms], e.meta.summary,
          url_for("pages.entry", kind=e.kind, entry_id=e.id)]
         for e in catalogue.entries.values()
     ]

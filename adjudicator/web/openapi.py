@@ -150,9 +150,38 @@ def _with(base: dict[str, Any], required: list[str], properties: dict[str, Any])
             "properties": {**base["properties"], **properties}}
 
 
+REASON_HEX = {"type": "object", "required": ["row", "col", "hex"],
+              "properties": {"row": {"type": "integer"}, "col": {"type": "integer"},
+                             "hex": {"type": "string", "description": "the board's label (D7), or \"off the board\""}}}
+REASON_UNIT = {"type": "object", "required": ["unit", "side", "type", "row", "col", "hex", "name"],
+               "properties": {"unit": {"type": "string", "description": "the unit's id"},
+                              "side": {"type": "string", "enum": list(SIDES)},
+                              "type": {"type": "string", "description": "the unit entry whose rules apply"},
+                              **REASON_HEX["properties"],
+                              "name": {"type": "string", "description": "as players name it: Axis Armor at D7"}}}
+REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
+                "properties": {"entry": {"type": "string", "description": "content id (/rules/<kind>/<entry>)"},
+                               "kind": {"type": "string"}, "name": {"type": "string"},
+                               **REASON_HEX["properties"]},
+                "description": "a content entry (a terrain, card, nation…), with the hex when it names the one there"}
+REASON_PARAM = {"type": ["string", "integer", "boolean", "null", "array", "object"],
+                "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
+                               "(ReasonEntry), or a list of these"}
+"""Typed loosely on purpose: a ruling holds dozens of reasons, and checking each parameter against
+every shape it may take would cost schemathesis that on every answer; the shapes are the components
+``ReasonUnit``, ``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter
+object of the gallery's answers against them."""
 REASON = {
-    "type": "object", "required": ["rule", "text"],
-    "properties": {"rule": {"type": "string"}, "text": {"type": "string"}, "dice": {"type": "integer"}},
+    "type": "object", "required": ["rule", "code", "params", "text"],
+    "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
+                   "`code` filled with `params`",
+    "properties": {"rule": {"type": "string", "description": "content id of the entry that states the rule"},
+                   "code": {"type": "string", "pattern": r"^[a-z_]+\.[a-z_]+$",
+                            "description": "the stable name of the sentence's shape"},
+                   "params": {"type": "object", "additionalProperties": REASON_PARAM},
+                   "text": {"type": "string"},
+                   "fact": {"type": "string", "description": "the structured field of `rule` the step applies"},
+                   "dice": {"type": "integer", "description": "the change in dice the step makes"}},
 }
 HEX = {"type": "object", "required": ["row", "col"],
        "properties": {"row": {"type": "integer"}, "col": {"type": "integer"}, "label": {"type": "string"},
@@ -169,8 +198,9 @@ NUMBERS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum":
 EXACTS = {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}}
 
 BLOCKER = {
-    "type": "object", "required": ["row", "col", "reason", "rule", "via"],
+    "type": "object", "required": ["row", "col", "reason", "rule", "code", "params", "via"],
     "properties": {**HEX["properties"], "reason": {"type": "string"}, "rule": {"type": "string"},
+                   "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
                    "via": {"type": "string", "enum": ["crossed", "edge"]}, "edge_with": HEX},
 }
 LOS_FIELDS = {
@@ -242,12 +272,14 @@ BATTLE_RESPONSE = {
         "take_ground": {"type": "boolean"},
         "overrun": {"type": "boolean"},
         "follow_ups": {"type": "array", "items": {
-            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "text"],
+            "type": "object", "required": ["kind", "unit", "targets", "dice", "rule", "code", "params", "text"],
             "properties": {"kind": {"type": "string", "enum": ["battle_back", "second_close_assault", "second_battle"]},
                            "unit": {"type": "string"}, "targets": {"type": "array", "items": {"type": "string"}},
                            "dice": {"type": "integer", **NULLABLE}, "ignores_terrain": {"type": "boolean"},
                            "rule": {"type": "string"}, "text": {"type": "string"},
-                           "chance": {"type": "number"}, "probabilities": {"type": "array", "items": PROBABILITIES}},
+                           "code": REASON["properties"]["code"], "params": REASON["properties"]["params"],
+                           "fact": {"type": "string"}, "chance": {"type": "number"},
+                           "probabilities": {"type": "array", "items": PROBABILITIES}},
         }, "description": "battles the ruling offers next (Stiff Upper Lip, Furia Francese, a card's second battle)"},
     },
 }
@@ -280,10 +312,9 @@ RESOLVE_RESPONSE = {
         "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
         "hits": {"type": "integer", "minimum": 0},
         "hits_by_face": {"type": "array", "items": {
-            "type": "object", "required": ["face", "count", "hits", "rule", "text"],
+            "type": "object", "required": ["face", "count", "hits", "rule", "code", "params", "text"],
             "properties": {"face": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
-                           "hits": {"type": "integer", "minimum": 0}, "rule": {"type": "string"},
-                           "text": {"type": "string"}}}},
+                           "hits": {"type": "integer", "minimum": 0}, **REASON["properties"]}}},
         "figures": {"type": "integer", "minimum": 1},
         "figures_lost_to_hits": {"type": "integer", "minimum": 0},
         "figures_lost": {"type": "integer", "minimum": 0},
@@ -414,12 +445,33 @@ RESUPPLY_RESPONSE = {
         "supplier_figures": {"type": "integer", "minimum": 0},
     },
 }
+SOURCE = {
+    "type": "object",
+    "description": "A citation: the document (its page at `url`), the section, the page the section starts on "
+                   "(documents that print page numbers), and the structured fields that section decides.",
+    "required": ["document", "section", "page", "facts", "url", "secondary"],
+    "properties": {"document": {"type": "string"}, "section": {"type": "string"},
+                   "page": {"type": ["integer", "null"], "minimum": 1},
+                   "facts": {"type": "array", "items": {"type": "string"}},
+                   "url": {"type": "string"}, "secondary": {"type": "boolean"}},
+}
+CITATION = {
+    "type": "object",
+    "description": "The one passage that decides a structured field: a source, the entry whose sources list it "
+                   "(the entry's `base` for an inherited field) and the citation as a referee quotes it.",
+    "required": [*SOURCE["required"], "entry", "label"],
+    "properties": {**SOURCE["properties"], "entry": {"type": "string"}, "label": {"type": "string"}},
+}
 ENTRY_RESPONSE = {
     "type": "object",
-    "required": ["id", "kind", "name", "summary", "body", "sources"],
+    "required": ["id", "kind", "name", "summary", "body", "sources", "citations"],
     "properties": {"id": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"},
                    "summary": {"type": "string"}, "body": {"type": "string"},
-                   "sources": {"type": "array", "items": {"type": "object"}}},
+                   "terms": {"type": "array", "items": {"type": "string"},
+                             "description": "Words the rules use that this entry defines."},
+                   "sources": {"type": "array", "items": SOURCE},
+                   "citations": {"type": "object", "additionalProperties": CITATION,
+                                 "description": "Structured field -> its citation (a reason's `fact`)."}},
 }
 INDEX_RESPONSE = {
     "type": "object", "required": ["entries"],
@@ -714,5 +766,8 @@ def _response_schemas() -> dict[str, Any]:
         "RuleIndex": INDEX_RESPONSE,
         "SearchResults": SEARCH_RESPONSE,
         "Reason": REASON,
+        "ReasonUnit": REASON_UNIT,
+        "ReasonHex": REASON_HEX,
+        "ReasonEntry": REASON_ENTRY,
         "Error": ERROR,
     }

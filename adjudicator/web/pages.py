@@ -73,6 +73,19 @@ def entry(kind: str, entry_id: str) -> Any:
     return cache[key]
 
 
+ORDER_FIELDS = ("order_groups", "roll_orders", "copies_last_card", "reaction", "fixed_dice", "orders_documented")
+"""The fields that say what a command card orders, in the order the one-line summary leans on them."""
+
+
+def order_row(kind: str, entry_id: str, facts: dict[str, Any]) -> list[FactRow]:
+    """A command card's order in one line, worded by the engine from its fields (``order_summary``),
+    cited as the field it rests on."""
+    key = next((f for f in ORDER_FIELDS if f in facts and facts[f] not in (None, [], {})), None)
+    if kind != "command_card" or key is None or entry_id not in rulebook().kinds:
+        return []
+    return [FactRow(key, "Orders", escape(order_summary(rulebook(), entry_id)))]
+
+
 def render_entry(kind: str, entry_id: str) -> str:
     session = get_session()
     row = session.get(EntryRow, entry_id)
@@ -87,13 +100,16 @@ def render_entry(kind: str, entry_id: str) -> str:
         r.id: r for r in session.exec(select(EntryRow).where(EntryRow.id.in_([*see_also, *variants]))).all()
     }
     base = session.get(EntryRow, row.base) if row.base else None
-    facts = describe(row.facts, entry_link)
-    if row.kind == "command_card" and entry_id in rulebook().kinds:  # the order in one line, from its fields
-        facts.insert(0, FactRow("Orders", escape(order_summary(rulebook(), entry_id))))
+    catalogue = current_app.extensions["catalogue"]
     return render_template(
         "entry.html",
         row=row,
-        facts=facts,
+        facts=[*order_row(row.kind, entry_id, row.facts), *describe(row.facts, entry_link)],
+        sources=catalogue.entries[entry_id].meta.sources,
+        terms=catalogue.entries[entry_id].meta.terms,
+        citations=catalogue.citations[entry_id],
+        origins={c.entry: catalogue.entries[c.entry] for c in catalogue.citations[entry_id].values()
+                 if c.entry != entry_id},
         see_also=[names[i] for i in see_also if i in names],
         variants=[names[i] for i in variants if i in names],
         base=base,

@@ -120,7 +120,12 @@ export class Share {
       const name = `${content.sideName(u.side)} ${content.unitName(u)}`;
       return `${name} (${figures}) on ${hexLabel(bd, u)} (${where || 'countryside'})`;
     };
-    const cite = (id) => (id ? ` [${content.name(id)}${content.p.cite?.[id] ? ` — ${content.p.cite[id]}` : ''}]` : '');
+    // A reason with a fact cites that field's own passage; otherwise the entry's first sources.
+    const cite = (id, fact) => {
+      const passage = fact ? content.p.fact_cite?.[id]?.[fact] : undefined;
+      const where = (passage !== undefined && content.p.cite_labels?.[passage]) || content.p.cite?.[id];
+      return id ? ` [${content.name(id)}${where ? ` — ${where}` : ''}]` : '';
+    };
     const lines = [`${on(attacker)} battles ${on(target)}${b.distance != null ? `, range ${b.distance}` : ''}.`];
     if (state.card) lines.push(`Command card: ${content.name(state.card)}.`);
     if (state.combat_card) lines.push(`Combat card: ${content.name(state.combat_card)}.`);
@@ -128,13 +133,14 @@ export class Share {
     else {
       lines.push('Ruling: the battle is not allowed.');
       for (const why of b.why_not || []) {
-        lines.push(`- ${typeof why === 'string' ? why : why.text}${typeof why === 'string' ? '' : cite(why.rule)}`);
+        const told = typeof why === 'string' ? why : `${why.text}${cite(why.rule, why.fact)}`;
+        lines.push(`- ${told}`);
       }
     }
     for (const [i, step] of (b.breakdown || []).entries()) {
       const n = step.dice == null ? '' : i === 0 ? String(step.dice)
         : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
-      lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule)}`);
+      lines.push(`  ${n.padStart(3)}  ${step.text || ''}${cite(step.rule, step.fact)}`);
     }
     if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
     if (b.legal && b.probabilities?.hits) {
