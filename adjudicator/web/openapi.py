@@ -164,13 +164,14 @@ REASON_ENTRY = {"type": "object", "required": ["entry", "kind", "name"],
                                "kind": {"type": "string"}, "name": {"type": "string"},
                                **REASON_HEX["properties"]},
                 "description": "a content entry (a terrain, card, nation…), with the hex when it names the one there"}
-REASON_PARAM = {"type": ["string", "integer", "boolean", "null", "array", "object"],
+REASON_PARAM = {"nullable": True,
                 "description": "a number, a word, a unit (ReasonUnit), a hex (ReasonHex), a content entry "
                                "(ReasonEntry), or a list of these"}
-"""Typed loosely on purpose: a ruling holds dozens of reasons, and checking each parameter against
-every shape it may take would cost schemathesis that on every answer; the shapes are the components
-``ReasonUnit``, ``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter
-object of the gallery's answers against them."""
+"""Untyped on purpose (a schema without ``type`` takes any value; OpenAPI 3.0 has no list of
+types): a ruling holds dozens of reasons, and checking each parameter against every shape it may
+take would cost schemathesis that on every answer; the shapes are the components ``ReasonUnit``,
+``ReasonHex`` and ``ReasonEntry``, and tests/test_wording.py checks every parameter object of the
+gallery's answers against them."""
 REASON = {
     "type": "object", "required": ["rule", "code", "params", "text"],
     "description": "one step of a ruling (adjudicator/API.md, Reasons): its text is the English template of "
