@@ -520,7 +520,7 @@ def rule_selection(situation: Situation, rulebook: Rulebook, plan: OrderPlan,
     seen: set[str] = set()
     chosen: dict[str, tuple[int, ...]] = {}
     name = entry_ref(rulebook, plan.card)
-    pools = "roll_orders" if card_rules(rulebook, plan.card).roll_orders else "order_groups"  # the field counted
+    counted = "roll_orders" if card_rules(rulebook, plan.card).roll_orders else "order_groups"  # the field counted
     for unit_id in selection:
         if unit_id in seen:
             unit = situation.unit(unit_id) if unit_id in {u.id for u in situation.units} else None
@@ -542,14 +542,14 @@ def rule_selection(situation: Situation, rulebook: Rulebook, plan: OrderPlan,
         chosen[unit_id] = order.groups
     assignment = _match(chosen, [g.max for g in plan.groups])
     if len(chosen) > plan.max_units:
-        why_not.append(say("order.too_many", plan.card, fact=pools, card=name, n=plan.max_units,
+        why_not.append(say("order.too_many", plan.card, fact=counted, card=name, n=plan.max_units,
                            chosen=len(chosen)))
     elif len(assignment) < len(chosen):
         for unit_id in chosen:
             if unit_id not in assignment:
                 unit = situation.unit(unit_id)
                 pools = tuple(plan.groups[g].label(rulebook) for g in chosen[unit_id])
-                why_not.append(say("order.no_room", plan.card, fact=pools, card=name,
+                why_not.append(say("order.no_room", plan.card, fact=counted, card=name,
                                    unit=unit_ref(situation, rulebook, unit), pools=pools))
     return SelectionRuling(not why_not, tuple(dict.fromkeys(why_not)), assignment)
 
