@@ -91,15 +91,15 @@ MAX_LISTED = 500
 """At most this many ``unknown`` / ``skipped`` items are listed one by one (their totals are always
 given): an 890 KB file of junk names must not turn into a multi-megabyte answer."""
 MAX_BADGES = 10  # as many badges as a situation's unit may carry (``engine.situation``)
-WHOLE_NUMBER = re.compile(r"-?[0-9]{1,6}")
-"""A number as the editor writes it, in ASCII digits: ``"²".isdigit()`` is true and a 5000-digit
-string makes ``int`` raise, so neither may reach ``int``."""
+WHOLE_NUMBER = re.compile(r"[ \t\r\n]*-?[0-9]{1,6}[ \t\r\n]*")
+"""A number as the editor writes it, in ASCII digits (maybe padded with ASCII spaces): ``"²".isdigit()``
+is true and a 5000-digit string makes ``int`` raise, so neither may reach ``int``."""
 
 
 def whole_number(value: Any) -> int | None:
     """``value`` as an int when it is one (or a short string of ASCII digits), else None."""
-    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
-        return int(value.strip())
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value):
+        return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     return None
@@ -488,6 +488,16 @@ def _face(value: Any, rulebook: Rulebook, importer: _Importer) -> str | None:
     return None
 
 
+def _editor_word(value: Any, where: str, known: Mapping[str, str], default: str) -> str:
+    """One of the editor's upper-case words (``known``), in any case; absent, null or empty: ``default``."""
+    word = value.strip().upper() if isinstance(value, str) else default if value is None else None
+    if word == "":
+        word = default
+    if word not in known:
+        raise M44Error(where, f"must be one of {', '.join(known)}, got {value!r}"[:200])
+    return word
+
+
 def _int_field(value: Any, where: str) -> int:
     number = whole_number(value)
     if number is None:
@@ -537,14 +547,9 @@ def import_m44(data: Any, rulebook: Rulebook) -> M44Import:
     board_data = data.get("board")
     if not isinstance(board_data, Mapping):
         raise M44Error("board", "is missing: a .m44 scenario has a board object")
-    board_type = str(board_data.get("type") or "STANDARD").strip().upper()
-    if board_type not in BOARD_TYPES:
-        raise M44Error("board.type", f"must be one of {', '.join(BOARD_TYPES)}, got {board_type!r}")
-    board = BOARDS[BOARD_TYPES[board_type]]
+    board = BOARDS[BOARD_TYPES[_editor_word(board_data.get("type"), "board.type", BOARD_TYPES, "STANDARD")]]
     info = data.get("game_info") if isinstance(data.get("game_info"), Mapping) else {}
-    top = str(info.get("side_player1") or "AXIS").strip().upper()
-    if top not in SIDE_NAMES:
-        raise M44Error("game_info.side_player1", f"must be AXIS or ALLIES, got {top!r}")
+    top = _editor_word(info.get("side_player1"), "game_info.side_player1", SIDE_NAMES, "AXIS")
     bottom_side = "allies" if SIDE_NAMES[top] == "axis" else "axis"
 
     hexagons = board_data.get("hexagons", [])

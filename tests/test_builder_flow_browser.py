@@ -217,8 +217,11 @@ def test_copy_puts_the_whole_ruling_as_plain_text_with_sources_and_a_short_link(
     assert f"Ruling: roll {expected['dice']} die." in lines
     catalogue = app.extensions["catalogue"]
     for step in expected["breakdown"]:
-        source = catalogue.entries[step["rule"]].meta.sources[0]
-        assert any(step["text"] in line and f"{source.document}, {source.section}" in line for line in lines), step
+        # each step cites the passage behind its own fact, else its entry's first source (contracts §4)
+        fact = catalogue.citations.get(step["rule"], {}).get(step.get("fact") or "")
+        first = catalogue.entries[step["rule"]].meta.sources[0]
+        where = fact.source.label if fact else f"{first.document}, {first.section}"
+        assert any(step["text"] in line and where in line for line in lines), (step, where)
     assert "Line of sight: clear" in text
     assert any(line.startswith(f"Link: {live_server}/s/") for line in lines)
 

@@ -195,6 +195,8 @@ def test_title_comes_from_the_english_text(rulebook):
     ([], "(file)"),
     ({"game_info": {}}, "board"),
     ({"board": {"type": "HEXAGONAL"}}, "board.type"),
+    ({"board": {"type": False}}, "board.type"),
+    ({"board": {}, "game_info": {"side_player1": 1}}, "game_info.side_player1"),
     ({"board": {"hexagons": {"row": 1}}}, "board.hexagons"),
     ({"board": {"hexagons": [{"row": "x", "col": 1}]}}, "board.hexagons[0].row"),
     ({"board": {}, "game_info": {"side_player1": "NEUTRAL"}}, "game_info.side_player1"),

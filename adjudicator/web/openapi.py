@@ -30,6 +30,9 @@ from adjudicator.engine.situation import (
     board_faces,
     situation_rule_ids,
 )
+from adjudicator.m44 import BOARD_TYPES, MAX_HEXAGONS, SIDE_NAMES, WHOLE_NUMBER
+from adjudicator.web.saved_document import MAX_FLAGS as SAVED_MAX_FLAGS
+from adjudicator.web.saved_document import MAX_TITLE
 
 MAX_ROW = max(b.rows for b in BOARDS.values()) - 1
 MAX_COL = max(b.max_col for b in BOARDS.values())
@@ -41,6 +44,8 @@ SEARCH_LIMIT_MAX = 50
 CARD_MAX = 80
 
 NULLABLE = {"nullable": True}
+M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
+              "description": "a whole number, or a short string of its digits"}
 
 
 def _ids(rulebook: Rulebook, *kinds: str) -> list[str]:
@@ -598,7 +603,8 @@ def _paths() -> dict[str, Any]:
         "/api/v1/import/m44": {"post": {
             "summary": "Turn an official editor .m44 scenario into a situation",
             "description": "Every name that could not be mapped is listed in `unknown`, never dropped.",
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/M44Scenario"}}}},
             "responses": {"200": {"description": "the imported situation", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/ImportResult"}}}},
                 **_errors(400, 403, 413, 415, 422, 429)},
@@ -660,13 +666,14 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
     unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
                 "description": "the id of a unit of the situation"}
     return {
-        "SaveRequest": _with(situation, [], {
+        "M44Scenario": _m44_scenario(),
+        "SaveRequest": {"additionalProperties": False, **_with(situation, [], {
             "attacker": {**unit_ref, **NULLABLE}, "target": {**unit_ref, **NULLABLE},
             **cards,
             "overrun_battle": {"type": "boolean", **NULLABLE},
-            "flags": {"type": "integer", "minimum": 0, "maximum": 3, **NULLABLE},
-            "title": {"type": "string", "maxLength": 120, **NULLABLE},
-        }),
+            "flags": {"type": "integer", "minimum": 1, "maximum": SAVED_MAX_FLAGS, **NULLABLE},
+            "title": {"type": "string", "maxLength": MAX_TITLE, **NULLABLE},
+        })},
         "Situation": situation,
         "Hex": _hex_request(),
         "LineOfSightRequest": _with(situation, ["from", "to"], {"from": _hex_request(), "to": _hex_request()}),
@@ -726,6 +733,32 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
                              "description": "the second move a card such as Behind Enemy Lines gives"},
             "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
         }),
+    }
+
+
+def _m44_scenario() -> dict[str, Any]:
+    """The parts of an editor ``.m44`` file the import reads (``adjudicator.m44``). The import is
+    forgiving: a board face or tile it cannot map is listed in the answer, not refused, so only
+    what it refuses is constrained here."""
+    def word(values: Any, default: str) -> dict[str, Any]:
+        return {"type": "string", "enum": [*values, "", None], **NULLABLE,
+                "description": f"the editor's word, in any case; absent or empty: {default}"}
+    return {
+        "type": "object", "required": ["board"],
+        "properties": {
+            "board": {"type": "object", "properties": {
+                "type": word(BOARD_TYPES, "STANDARD"),
+                "face": {"description": "the editor's board face (WINTER, BEACH...); one it does not know is "
+                                        "listed in `unknown`"},
+                "hexagons": {"type": "array", "maxItems": MAX_HEXAGONS, "items": {
+                    "type": "object", "required": ["row", "col"],
+                    "properties": {"row": M44_NUMBER, "col": M44_NUMBER},
+                    "description": "a hex of the file: its terrain, obstacle, unit and tags by the editor's names",
+                }},
+            }},
+            "game_info": {"description": "read when it is an object",
+                          "properties": {"side_player1": word(SIDE_NAMES, "AXIS")}},
+        },
     }
 
 
