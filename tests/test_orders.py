@@ -317,7 +317,8 @@ def test_their_finest_hour_orders_by_the_faces_rolled(client):
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({}, "required"), ({"rolled": {"skull": 1}}, "unknown die face"), ({"rolled": {"flag": 0}}, "at least 1"),
+    ({}, "Their Finest Hour orders by the dice rolled: give `rolled`"), ({"rolled": {"skull": 1}}, "unknown die face"),
+    ({"rolled": {"flag": 0}}, "at least 1"),
     ({"rolled": {"star": 2}, "scenario": {"cards": {"allies": 5}}}, "5 command cards"),
 ])
 def test_their_finest_hour_needs_a_roll_that_matches_the_hand(client, fields, message):

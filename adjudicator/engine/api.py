@@ -390,9 +390,12 @@ def played_card_of(data: dict[str, Any], card: str | None, rulebook: Rulebook) -
     return terms.copied_card or card_id, terms
 
 
-def rolled_of(data: dict[str, Any], side: str, rulebook: Rulebook) -> tuple[tuple[str, int], ...]:
+def rolled_of(data: dict[str, Any], side: str, card: str, rulebook: Rulebook) -> tuple[tuple[str, int], ...]:
     """The dice rolled for a card that orders by the roll (Their Finest Hour): faces as in
     ``/resolve``, at least one die, and as many as the side's hand when ``scenario.cards`` says it."""
+    if data.get("rolled") is None:
+        raise RequestError("rolled", f"{rulebook.names[card]} orders by the dice rolled: give `rolled`, like "
+                                     '{"infantry": 2, "star": 1}')
     rolled = engine_call(lambda: parse_rolled(data.get("rolled"), rulebook))
     total = sum(rolled.values())
     _, hands = scenario_of(data)
@@ -429,7 +432,7 @@ def order_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
     issued = card_rules(rulebook, terms.copied_card or card)
     if issued.roll_orders:
         terms = OrderTerms(terms.card, terms.section, terms.copied_card, terms.copied_section,
-                           rolled_of(data, side, rulebook), terms.options)
+                           rolled_of(data, side, terms.copied_card or card, rulebook), terms.options)
     elif data.get("rolled") is not None:  # a roll no card reads: its faces are still checked
         engine_call(lambda: parse_rolled(data["rolled"], rulebook))
     selection = selection_of(data)

@@ -16,6 +16,7 @@ from adjudicator.engine.api import MAX_GROUP, MAX_HAND, MAX_OPTIONS
 from adjudicator.engine.fire_map import MAX_PAIRS
 from adjudicator.engine.geometry import BOARDS, SECTIONS
 from adjudicator.engine.hits import die_faces
+from adjudicator.engine.orders import card_rules
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import BadgeRules, HexRules, Rulebook
 from adjudicator.engine.situation import (
@@ -629,7 +630,8 @@ def _card_fields(rulebook: Rulebook) -> dict[str, Any]:
 def _play_fields(rulebook: Rulebook) -> dict[str, Any]:
     """How the card was played, as ``/order`` and the endpoints the card drives take it: its
     ``section``, the card Counter-Attack copies, and the scenario's options and hand sizes."""
-    commands = _ids(rulebook, "command_card")
+    # the card copied is any but one that copies a card itself (Counter-Attack copies a card, not a copy)
+    copyable = [c for c in _ids(rulebook, "command_card") if not card_rules(rulebook, c).copies_last_card]
     section = {"type": "string", "enum": [*SECTIONS, None], **NULLABLE}
     return {
         "section": {**section, "description": "the card's section (or the one chosen), named from the ordering "
@@ -637,7 +639,7 @@ def _play_fields(rulebook: Rulebook) -> dict[str, Any]:
         "copied_card": {"type": "object", **NULLABLE, "required": ["card"],
                         "description": "Counter-Attack: the opponent's last card, with its section as he played it",
                         "properties": {"card": {"type": "string", "maxLength": CARD_MAX,
-                                                **({"enum": commands} if commands else {})},
+                                                **({"enum": copyable} if copyable else {})},
                                        "section": section}},
         "scenario": {"type": "object", **NULLABLE, "description": "what the scenario sets; ordering reads "
                      "`options` (`us_marine_corps`) and `cards` (hand sizes)",
