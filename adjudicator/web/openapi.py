@@ -45,6 +45,9 @@ SEARCH_LIMIT_MAX = 50
 CARD_MAX = 80
 
 NULLABLE = {"nullable": True}
+# A name or id with something in it besides spaces: the parsers strip what Python's str.strip()
+# strips, which is more than ECMA-262's \s (the dialect of an OpenAPI pattern): \x1c-\x1f and \x85 too.
+NOT_BLANK = r"[^\s\x1c-\x1f\x85]"
 M44_NUMBER = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": f"^{WHOLE_NUMBER.pattern}$"}],
               "description": "a whole number, or a short string of its digits"}
 
@@ -86,7 +89,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
     badge_ids = [i for i in _ids(rulebook, "badge", "marker")
                  if isinstance(rulebook.rules[i], BadgeRules) and placed(i, "unit") == "unit"]
     badge_units = sorted({u for u in _ids(rulebook, "unit") if rulebook.badge_for_unit(u)} - set(badge_ids))
-    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S"}
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NOT_BLANK}
     return {
         "type": "object",
         "required": ["units"],
@@ -125,7 +128,7 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                     "type": "object",
                     "required": ["id", "side", "type", "row", "col", "figures"],
                     "properties": {
-                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": r"\S"},
+                        "id": {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": NOT_BLANK},
                         "side": {"type": "string", "enum": list(SIDES)},
                         "type": _enum(_ids(rulebook, "unit"), "unit type id (or name, alias)"),
                         **_hex_request()["properties"],
