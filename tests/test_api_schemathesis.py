@@ -48,6 +48,8 @@ CROSS_FIELD_RULES: dict[str, str] = {
     "a unit named by another field is one of `units`": r"no unit with id|must be the id of a unit in the situation",
     "unit ids are unique, one unit per hex, each hex listed once": r"duplicate unit id|already holds unit|hex \(",
     "a badge or obstacle given under two of its names counts once": r"is listed twice",
+    "a hex's obstacles (`obstacle`, `obstacles`, an obstacle as `terrain`) number at most MAX_OBSTACLES": (
+        r"has \d+ obstacles; at most \d+"),
     "a badge fits its unit's type": r" is only for ",
     "a unit has no more figures than it started with": r"figures is more than the unit's",
     "a unit's path and moved_from follow each other and end on its hex": (
