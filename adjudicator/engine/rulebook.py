@@ -465,6 +465,11 @@ KIND_RULES: dict[str, type] = {
 """Which structured-fields schema each content kind uses."""
 
 
+RESOLVE_MEMO_SIZE = 20_000
+"""At most this many names are remembered by ``Rulebook.resolve``: misses from hostile requests
+must not grow a worker's memory without bound."""
+
+
 @dataclass(frozen=True)
 class Rulebook:
     """Every rule the engine may consult, keyed by content id.
@@ -484,6 +489,8 @@ class Rulebook:
     _kind_ids: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False,
                                                                compare=False)
     _situation_ids: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _resolved: dict[tuple[str, tuple[str, ...]], str | None] = field(default_factory=dict, init=False,
+                                                                      repr=False, compare=False)
 
     # Typed accessors: the engine reads a rule's fields through these, never with getattr. Those
     # that answer None take any id (a card field naming a combat card, a badge that is a marker).
@@ -561,7 +568,18 @@ class Rulebook:
 
     def resolve(self, name: str, *kinds: str) -> str | None:
         """Id for ``name`` (an id, a name or an alias, with ``_`` and spaces interchangeable)
-        among ``kinds``, else None."""
+        among ``kinds``, else None. Each answer is kept: a situation names the same few types,
+        terrains and badges over and over, and the rulebook never changes. Only short names are kept
+        (the parser caps them), so the memo stays bounded by the content's vocabulary plus misses."""
+        memo_key = (name, kinds)
+        if memo_key in self._resolved:
+            return self._resolved[memo_key]
+        found = self._resolve(name, kinds)
+        if len(self._resolved) < RESOLVE_MEMO_SIZE:
+            self._resolved[memo_key] = found
+        return found
+
+    def _resolve(self, name: str, kinds: tuple[str, ...]) -> str | None:
         key = name.strip().lower()
         for candidate in dict.fromkeys((key, key.replace("_", " "), key.replace(" ", "_"))):
             ids = ((candidate,) if candidate in self.kinds else ()) + self.aliases.get(candidate, ())
