@@ -95,7 +95,7 @@ def test_hedgerow_take_ground_allowed_after_stopping_adjacent(rulebook: Rulebook
     moved = advance(rulebook, duel(rulebook, {"type": "infantry", "moved": 1}, hexes=hedge))
     assert still.take_ground
     assert moved.take_ground
-    assert not rulebook.hex_rules("hedgerow").take_ground_requires_unmoved
+    assert not rulebook.hex_rules("hedgerow").take_ground_requires_started_adjacent
 
 
 def test_infantry_may_not_take_ground_onto_cliff_from_beach(rulebook: Rulebook):

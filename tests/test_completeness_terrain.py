@@ -359,16 +359,17 @@ def check_adjacent_entry(rules: HexRules, bullet: str) -> list[str]:
     return [] if rules.enter_only_from_adjacent else ["enter_only_from_adjacent should be true"]
 
 
-def check_take_ground_unmoved(rules: HexRules, bullet: str) -> list[str]:
+def check_take_ground_started_adjacent(rules: HexRules, bullet: str) -> list[str]:
     classes = {"armor"} if bullet.startswith("If Armor") else {"infantry", "armor"}
-    return _subset("take_ground_requires_unmoved", classes, rules.take_ground_requires_unmoved)
+    return _subset("take_ground_requires_started_adjacent", classes, rules.take_ground_requires_started_adjacent)
 
 
 def check_adjacent_then_take_ground(rules: HexRules, bullet: str) -> list[str]:
     """Hedgerows: stopping next to the hex is the condition; the unit "may still" take ground."""
     problems = [] if rules.enter_only_from_adjacent else ["enter_only_from_adjacent should be true"]
-    if rules.take_ground_requires_unmoved:
-        problems.append("take_ground_requires_unmoved should be empty: a unit that stopped adjacent may take ground")
+    if rules.take_ground_requires_started_adjacent:
+        problems.append("take_ground_requires_started_adjacent should be empty: a unit that stopped adjacent may "
+                        "take ground")
     return problems
 
 
@@ -439,7 +440,7 @@ FACTS: list[tuple[str, Check]] = [
     (r"cannot retreat onto", check_no_retreat_onto),
     (r"roll \d Battle dice; for each star", check_entry_risk),
     (r"must start its move from adjacent hex|unit must stop on adjacent hex", check_adjacent_entry),
-    (r"If Armor unit starts its move in adjacent hex", check_take_ground_unmoved),
+    (r"If Armor unit starts its move in adjacent hex", check_take_ground_started_adjacent),
     (r"To enter or take ground, unit must stop on adjacent hex, may still", check_adjacent_then_take_ground),
     (r"remove sandbags", check_sandbags_removed),
     (r"^Movement up onto .* is a 2 hex move", check_climb),

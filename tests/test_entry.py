@@ -59,7 +59,7 @@ CASES: dict[str, tuple[dict[str, Any], list[dict[str, Any]], bool, bool, dict[Pu
     "take_ground_enters_the_hex_its_target_vacated": (
         {"type": "infantry"}, [], True, True,
         {"move": "movement", "retreat": "retreat", "take_ground": None}),
-    "jungle_take_ground_requires_an_unmoved_armor": (
+    "jungle_take_ground_requires_armor_that_started_next_to_it": (
         {"type": "armor", "moved": 1}, [at(TO, terrain="jungle")], False, True,
         {"move": None, "retreat": None, "take_ground": "jungle"}),
     "forest_stop_after_entering_bars_taking_ground_out_of_it": (
@@ -101,7 +101,7 @@ def test_take_ground_lists_every_limit_that_bars_it(rulebook: Rulebook) -> None:
     s = situation(rulebook, {"type": "armor", "moved": 1}, [at(FRM, terrain="forest"), at(TO, terrain="jungle")])
     check = EntryCheck(s, rulebook, s.unit("A"), "take_ground")
     assert [r.rule for r in check.refusals(FRM, TO)] == ["forest", "jungle"]
-    assert {r.fact for r in check.refusals(FRM, TO)} == {"must_stop", "take_ground_requires_unmoved"}
+    assert {r.fact for r in check.refusals(FRM, TO)} == {"must_stop", "take_ground_requires_started_adjacent"}
 
 
 def test_an_unknown_purpose_is_refused(rulebook: Rulebook) -> None:

@@ -40,7 +40,7 @@ LABELS: dict[str, str] = {
     "no_retreat_onto": "Units may not retreat onto it",
     "entry_risk": "Risk on entering",
     "no_take_ground": "May not take ground into it",
-    "take_ground_requires_unmoved": "Take ground only if the attacker did not move",
+    "take_ground_requires_started_adjacent": "Take ground into it only if the attacker started its move next to it",
     "take_ground_limits": "Take ground limits",
     "no_overrun": "No armor overrun for",
     "removed_when_occupant_leaves": "Removed when its occupant leaves",
@@ -156,6 +156,10 @@ LABELS: dict[str, str] = {
     "rules_documented": "Numbers given by the sources",
     "retreats_along_rails": "Retreats along the rails, not toward its baseline",
     "cannot_target": "May not target",
+    "cannot_target_units": "May not target units",
+    "cannot_clear": "May not remove",
+    "no_move_between": "May not move between",
+    "not_for_units": "Does not apply to",
     "close_assault_unit_classes": "Close assault move applies to",
     "ordered_units_battle": "Units it orders may battle",
     "los_min_group": "Blocks line of sight only in contiguous groups of at least",
@@ -305,6 +309,10 @@ def _take_ground_limits(value: Any, link: Link) -> Markup:
     )
 
 
+def _no_move_between(value: Any, link: Link) -> Markup:
+    return _lines(_ids(p["terrains"], link) + escape(" and ") + _ids(p["and_terrains"], link) for p in value)
+
+
 def _move_limits(value: Any, _link: Link) -> Markup:
     return escape("; ".join(
         f"{_classes(m['unit_classes'])}"
@@ -356,6 +364,7 @@ FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
     "deck_counts": _deck_counts,
     "entry_risk": _entry_risk,
     "take_ground_limits": _take_ground_limits,
+    "no_move_between": _no_move_between,
     "move_limits": _move_limits,
     "board_faces": _board_faces,
     "lost_when": _lost_when,
@@ -367,7 +376,8 @@ FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
 
 ID_LISTS = frozenset({"units", "orders_units", "excludes_units", "applies_to", "stands_on", "moves_only_on",
                       "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
-                      "clears_and_battles", "extra_units_not_with"})
+                      "clears_and_battles", "extra_units_not_with", "cannot_target_units", "cannot_clear",
+                      "not_for_units"})
 """Fields listing content ids: each is linked to its entry."""
 LINKED_IDS = frozenset({"turns_into", "badge", "requires_rule", "resupply_requires_rule", "places_obstacle"})
 """Fields naming one content id: linked to its entry."""

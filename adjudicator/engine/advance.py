@@ -6,8 +6,9 @@ unit entry says ``can_take_ground``; a unit with ``can_overrun`` that took groun
 again (armor overrun), at most ``overruns_per_turn`` times a turn (core ``armor_overrun``).
 
 Whether the unit may enter the vacated hex is ``engine.entry``'s answer for taking ground (the
-terrain's ``impassable``, ``no_take_ground``, ``take_ground_requires_unmoved``,
-``take_ground_limits``, mountain and pier entry, beach climbs, a must-stop hex entered this turn).
+terrain's ``impassable``, ``no_take_ground``, ``take_ground_requires_started_adjacent``,
+``take_ground_limits``, mountain and pier entry, beach climbs, a must-stop hex entered this turn),
+told how the unit moved this turn (``engine.moved``).
 The overrun is a battle after entering: ``no_overrun`` (marshes, rice paddies, fish ponds,
 flooded fields), a hex where a unit may not battle after entering (forest, town) or may not
 battle at all rules it out.
@@ -23,6 +24,7 @@ from adjudicator.engine.entry import TAKE_GROUND_STEP, EntryCheck
 from adjudicator.engine.flags import unit_rules
 from adjudicator.engine.geometry import distance
 from adjudicator.engine.lookups import special_rules_in_effect
+from adjudicator.engine.moved import move_made
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import core_number
 from adjudicator.engine.rulebook import Rulebook
@@ -54,16 +56,19 @@ class AdvanceResult:
 
 def advance_after_close_assault(
     situation: Situation, rulebook: Rulebook, attacker_id: str, target_id: str, *, overruns_this_turn: int = 0,
+    card: str | None = None,
 ) -> AdvanceResult:
     """May the attacker take the target's hex (assumed vacated: eliminated or retreated), and may it
-    then make an armor overrun? ``overruns_this_turn`` counts overrun battles it already made."""
+    then make an armor overrun? ``overruns_this_turn`` counts overrun battles it already made;
+    ``card`` is the command card that ordered it (how far it may have moved this turn)."""
     attacker = situation.unit(attacker_id, "attacker")
     target = situation.unit(target_id, "target")
     rules = unit_rules(rulebook, attacker)
     who = unit_ref(situation, rulebook, attacker)
-    tg = _take_ground_limits(situation, rulebook, attacker, target)
+    entry = EntryCheck(situation, rulebook, attacker, TAKE_GROUND_STEP,
+                       move=move_made(situation, rulebook, attacker, card))
+    tg = _take_ground_limits(situation, rulebook, attacker, target, entry)
     take = not tg
-    entry = EntryCheck(situation, rulebook, attacker, TAKE_GROUND_STEP)
     tg = [*entry.allowances(attacker.hex, target.hex), *tg]
     if take:
         tg.append(say("advance.take_ground", TAKE_GROUND, unit=who, hex=hex_ref(situation.board, target.hex)))
@@ -93,7 +98,8 @@ def _overruns_per_turn(rulebook: Rulebook) -> int | None:
     return core.overruns_per_turn if core is not None else None
 
 
-def _take_ground_limits(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit) -> list[Reason]:
+def _take_ground_limits(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit,
+                        entry: EntryCheck) -> list[Reason]:
     """Every reason the attacker may not take the target's hex (empty: it may): only a close
     assault on an enemy takes ground, only a unit that ``can_take_ground``, and only into a hex it
     may enter (``engine.entry``, for take ground)."""
@@ -108,7 +114,7 @@ def _take_ground_limits(situation: Situation, rulebook: Rulebook, attacker: Unit
     if not rules.can_take_ground:
         out.append(say("advance.never_takes_ground", attacker.profile, fact="can_take_ground",
                        unit=unit_ref(situation, rulebook, attacker)))
-    out.extend(EntryCheck(situation, rulebook, attacker, TAKE_GROUND_STEP).refusals(attacker.hex, target.hex))
+    out.extend(entry.refusals(attacker.hex, target.hex))
     return out
 
 

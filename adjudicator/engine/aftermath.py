@@ -20,7 +20,7 @@ from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
 from adjudicator.engine.odds import exact, joint
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import RetreatResult, retreat_options
+from adjudicator.engine.retreat import ChoiceSummary, RetreatResult, retreat_options
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
 from adjudicator.engine.wording import entry_ref, say
@@ -36,6 +36,8 @@ class Aftermath:
     advance: AdvanceResult | None
     eliminate_after_retreat: Fraction | None
     notes: tuple[Reason, ...] = ()
+    # every choice the owner has for k flags, k = 0..dice (empty: not computed)
+    choices_by_flags: tuple[tuple[ChoiceSummary, ...], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The ``flags_ignored``, ``retreat``, ``take_ground`` and ``overrun`` fields of ``/battle``."""
@@ -90,15 +92,18 @@ def battle_aftermath(
     retreat: RetreatResult | None = None
     problem: Reason | None = None
     lost: list[int] = [0]
+    choices: list[tuple[ChoiceSummary, ...]] = [()]
     try:
         retreat = retreat_options(situation, rulebook, target.id, 1, card=card, combat_card=combat_card)
         for flags in range(1, dice + 1):
-            # only the fewest figures lost is read: computed from the summaries, no path listed
-            lost.append(retreat_options(situation, rulebook, target.id, flags, card=card,
-                                        combat_card=combat_card, list_paths=False).min_figures_lost)
+            # only the choice summaries are read (fewest figures lost, whether the unit moves): no path listed
+            summary = retreat_options(situation, rulebook, target.id, flags, card=card, combat_card=combat_card,
+                                      list_paths=False)
+            lost.append(summary.min_figures_lost)
+            choices.append(summary.choices)
     except IllegalSituation as exc:
         problem = say("retreat.not_computed", target.profile, problem=exc.message)
-        lost = []
+        lost, choices = [], []
 
     advance: AdvanceResult | None = None
     notes: list[Reason] = []
@@ -115,7 +120,8 @@ def battle_aftermath(
             if hits >= target.figures or lost[flags] >= target.figures - hits:
                 eliminate += chance
         notes.append(say("aftermath.elimination_chance", RETREAT))
-    return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes))
+    return Aftermath(allowance, flags_ignored, retreat, problem, tuple(lost), advance, eliminate, tuple(notes),
+                     tuple(choices))
 
 
 def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> AdvanceResult:
@@ -127,4 +133,4 @@ def advance_with_card(situation: Situation, rulebook: Rulebook, ruling: BattleRu
         why = say("aftermath.card_no_advance", card, fact="ordered_unit_advances", card=entry_ref(rulebook, card))
         return AdvanceResult(ruling.attacker.id, ruling.target.id, False, False, (why,), (why,))
     return advance_after_close_assault(situation, rulebook, ruling.attacker.id, ruling.target.id,
-                                       overruns_this_turn=int(ruling.overrun_battle))
+                                       overruns_this_turn=int(ruling.overrun_battle), card=card)

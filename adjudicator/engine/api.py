@@ -181,7 +181,8 @@ def battle_answer(data: dict[str, Any], rulebook: Rulebook) -> dict[str, Any]:
             if key in outcome:
                 answer["probabilities"][key] = outcome.pop(key)
     answer.update(outcome)
-    answer["follow_ups"] = [f.to_dict() for f in follow_up_battles(situation, rulebook, ruling, after.allowance)]
+    follow_ups = follow_up_battles(situation, rulebook, ruling, after.choices_by_flags)
+    answer["follow_ups"] = [f.to_dict() for f in follow_ups]
     return answer
 
 

@@ -22,7 +22,8 @@ from adjudicator.engine.geometry import Board, Hex, distance, hex_json
 from adjudicator.engine.hits import HitSymbols, die_faces, hit_symbols
 from adjudicator.engine.lookups import card_orders, is_a, special_rules_in_effect
 from adjudicator.engine.los import LineOfSight, line_of_sight, los_json
-from adjudicator.engine.movement import check_path, limit_fact
+from adjudicator.engine.moved import move_made
+from adjudicator.engine.movement import limit_fact
 from adjudicator.engine.odds import Odds, battle_odds
 from adjudicator.engine.orders import OrderTerms, acting_refusals, order_summary
 from adjudicator.engine.reasons import Reason
@@ -110,6 +111,9 @@ class _Assessor(BattleCount):
         if families:
             self.why_not.append(say("battle.cannot_target", self.attacker.profile, fact="cannot_target",
                                     unit=self.who, classes=tuple(sorted(families)), target=self.whom))
+        if {self.target.profile, self.target.type} & set(self.a_rules.cannot_target_units):
+            self.why_not.append(say("battle.cannot_target_unit", self.attacker.profile, fact="cannot_target_units",
+                                    unit=self.who, target=self.whom))
 
     def check_card(self) -> None:
         """What the played command card says about this unit battling (content of the card).
@@ -155,11 +159,15 @@ class _Assessor(BattleCount):
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, card, special rules, nation).
 
-        With the attacker's ``path`` the move is counted as the movement engine counts it (core
-        ``movement``): climb costs (``steep_hill``, ``sea_bluff``), the road bonus and Winter
-        Weather's whole-move-on-road third hex; the path itself must be one the unit could move."""
+        The move is counted along the path the attacker moved (``engine.moved``: given, or found
+        from ``moved`` and ``moved_from``), as the movement engine counts it (core ``movement``):
+        climb costs (``steep_hill``, ``sea_bluff``), the road bonus and Winter Weather's
+        whole-move-on-road third hex; the path itself must be one the unit could move."""
         moved = self.attacker.moved
-        path = check_path(self.situation, self.rulebook, self.attacker, self.card)
+        made = move_made(self.situation, self.rulebook, self.attacker, self.card)
+        if made.note is not None:
+            self.notes.append(made.note)
+        path = made.check
         limit, source = self.a_rules.move_and_battle, self.attacker.profile
         card = self.rulebook.card(self.card)
         if (self.card is not None and card is not None and card.move_and_battle is not None
@@ -244,12 +252,13 @@ class _Assessor(BattleCount):
     def check_left_hex(self) -> None:
         """Terrain the attacker left this turn that forbids battling (armor leaving a marsh).
 
-        Known only when the situation gives the unit's ``moved_from`` hex; otherwise say that a
-        referee must check it, where the unit's class has such a rule somewhere on the board."""
-        start, here, moved = self.attacker.moved_from, self.attacker.hex, self.attacker.moved
-        if start is None:
-            if moved == 0:
-                return
+        Known from the start of the path it moved (``engine.moved``); where the situation gives
+        no start (no ``moved_from``, no ``path``), say too that a referee must check it, where the
+        unit's class has such a rule within reach on the board."""
+        here, moved = self.attacker.hex, self.attacker.moved
+        made = move_made(self.situation, self.rulebook, self.attacker, self.card)
+        start = made.path[0] if made.path else self.attacker.moved_from
+        if not made.start_known and moved > 0:
             for h, state in self.situation.hexes.items():
                 if h == here or distance(h, here) > moved:
                     continue
@@ -257,8 +266,7 @@ class _Assessor(BattleCount):
                     if self.a_class in self.rulebook.hex_rules(feature).no_battle_after_leaving:
                         self.notes.append(say("battle.maybe_left", feature, fact="no_battle_after_leaving",
                                               unit=self.who, terrain=self.entry(feature)))
-            return
-        if start == here:
+        if start is None or start == here:
             return
         for feature in self.situation.hex_state(start).features():
             if self.a_class in self.rulebook.hex_rules(feature).no_battle_after_leaving:

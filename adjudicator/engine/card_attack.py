@@ -81,6 +81,13 @@ def assess_card_attack(situation: Situation, rulebook: Rulebook, card: str, targ
                            given=len(group)))
     if rules.targets_contiguous and not _contiguous(situation, group):
         why_not.append(say("card_attack.not_contiguous", card, fact="targets_contiguous", card=card_ref))
+    for unit in group:  # ``camouflage``: such a unit may be attacked only in close assault, never by a card
+        for badge in unit.badges:
+            marker = rulebook.badge(badge)
+            if marker is not None and marker.targetable_only_in_close_assault:
+                why_not.append(say("card_attack.close_assault_only", badge, fact="targetable_only_in_close_assault",
+                                   card=card_ref, target=unit_ref(situation, rulebook, unit),
+                                   marker=entry_ref(rulebook, badge)))
 
     dice, source = rules.fixed_dice.get(side, 0), card
     breakdown = [say("card_attack.dice", card, fact="fixed_dice", dice=dice, card=card_ref, side=side, n=dice)]

@@ -14,11 +14,17 @@ difference is one explicit branch below, naming the entry that makes it:
 - **start next to it** (``enter_only_from_adjacent``, ``hedgerow``): moves only. A retreat is not
   slowed by terrain (``retreat``: terrain has no effect on a retreat move), and a unit taking
   ground always stands next to the hex it takes (``hedgerow``: taking ground is allowed).
-- **beach climbs** (``beach_climb_forbidden``, ``cliff``): moves and take ground, not retreats
-  (``cliff``: "the beach climb limits do not apply to retreats").
-- **take ground only**: ``no_take_ground``, ``take_ground_requires_unmoved``,
-  ``take_ground_limits``, and a unit that had to stop on its hex this turn moving no further
-  (``must_stop``, unless ``take_ground_after_stop``).
+- **beach climbs** (``beach_climb_forbidden``, ``cliff``) and a unit's own climbs
+  (``no_move_between``: a Half-Track between a cliff or sea bluff and a beach, ocean or
+  shoreline): moves and take ground, not retreats (``cliff``: "the beach climb limits do not
+  apply to retreats").
+- **take ground only**: ``no_take_ground``, ``take_ground_requires_started_adjacent`` (where the
+  unit started its move: ``engine.moved``), ``take_ground_limits``, and a unit that had to stop on
+  its hex this turn moving no further (``must_stop`` or ``must_stop_climbing`` on the step that
+  ended its move, unless ``take_ground_after_stop``).
+- **bridges** (``is_bridge``, ``bridge``: "no movement restrictions"): a bridge carries the unit
+  over the terrain it spans, so that terrain's impassability, must-stop and entry risk do not
+  apply on the bridged hex; an obstacle's own rules (a railroad bridge's stop, wire) still do.
 - **terrain lifted**: a card with ``ignores_terrain_movement`` (``behind_enemy_lines``) lifts the
   terrain entry limits of the moves it orders, never impassable hexes, rails or other units.
 
@@ -34,15 +40,18 @@ a move's search asks it cheaply."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from adjudicator.engine.core_ids import BEACH, MOVEMENT, RETREAT
-from adjudicator.engine.geometry import Hex
+from adjudicator.engine.geometry import Hex, distance
 from adjudicator.engine.lookups import counts_as, hex_features
 from adjudicator.engine.reasons import HexRef, Reason, UnitRef
 from adjudicator.engine.rulebook import HexRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 from adjudicator.engine.wording import entry_ref, entry_refs, hex_ref, say, unit_ref
+
+if TYPE_CHECKING:  # engine.moved builds on engine.movement, which asks this module
+    from adjudicator.engine.moved import MoveMade
 
 Purpose = Literal["move", "retreat", "take_ground"]
 MOVE: Purpose = "move"
@@ -59,7 +68,8 @@ class EntryCheck:
     names the limits that were checked and met (take ground: "it did not move, so it may")."""
 
     def __init__(self, situation: Situation, rulebook: Rulebook, unit: Unit, purpose: Purpose, *,
-                 other_units: bool = True, terrain_lifted_by: str | None = None) -> None:
+                 other_units: bool = True, terrain_lifted_by: str | None = None,
+                 move: MoveMade | None = None) -> None:
         if purpose not in PURPOSES:
             raise ValueError(f"unknown entry purpose {purpose!r}")
         self.s, self.rb, self.unit, self.purpose = situation, rulebook, unit, purpose
@@ -75,6 +85,7 @@ class EntryCheck:
         self._rails = bool(self.rules.moves_only_on)
         self._units = other_units and purpose != TAKE_GROUND_STEP
         self._unit_ref: UnitRef | None = None
+        self.move = move  # take ground: how the unit moved this turn (engine.moved), when known
 
     # -- what a hex holds (memoised: the movement search asks again and again) -----------------
     def features(self, h: Hex) -> tuple[tuple[str, HexRules], ...]:
@@ -91,6 +102,13 @@ class EntryCheck:
 
     def hex(self, h: Hex) -> HexRef:
         return hex_ref(self.s.board, h)
+
+    def spanned(self, h: Hex, feature: str) -> bool:
+        """``feature`` is the terrain a bridge on ``h`` carries units over (``bridge``: no
+        movement restrictions while it stands): its movement limits do not apply on that hex."""
+        features = self.features(h)
+        return (self.s.hex_state(h).terrain == feature and any(rules.is_bridge for _, rules in features)
+                and not any(rules.is_bridge for f, rules in features if f == feature))
 
     @property
     def who(self) -> UnitRef:
@@ -121,14 +139,38 @@ class EntryCheck:
         out: list[Reason] = []
         cls = self.unit_class
         for feature, rules in self.features(frm):
-            if cls in rules.must_stop and self.unit.moved > 0 and cls in rules.take_ground_after_stop:
+            if (cls in rules.must_stop and self.unit.moved > 0 and cls in rules.take_ground_after_stop
+                    and not self.spanned(frm, feature)):
                 out.append(say("entry.stopped_may_take_ground", feature, fact="take_ground_after_stop",
                                unit=self.who, terrain=entry_ref(self.rb, feature)))
         for feature, rules in self.features(to):
-            if cls in rules.take_ground_requires_unmoved and self.unit.moved == 0:
-                out.append(say("entry.unmoved_may_take_ground", feature, fact="take_ground_requires_unmoved",
-                               unit=self.who, terrain=entry_ref(self.rb, feature), hex=self.hex(to)))
+            if cls in rules.take_ground_requires_started_adjacent:
+                near, start = self.started_next_to(to)
+                if near:
+                    out.append(self._started_next_to(feature, to, start))
         return tuple(out)
+
+    def started_next_to(self, h: Hex) -> tuple[bool | None, Hex | None]:
+        """Whether the unit started this turn's move next to ``h`` (``engine.moved``; a unit that
+        did not move stands next to the hex it close-assaulted), and the start it rests on."""
+        if self.unit.moved == 0:
+            return True, None
+        if self.move is None:
+            return (distance(self.unit.moved_from, h) <= 1 if self.unit.moved_from is not None else None,
+                    self.unit.moved_from)
+        return self.move.started_next_to(self.unit, h)
+
+    def _started_next_to(self, feature: str, to: Hex, start: Hex | None) -> Reason:
+        """Why the unit meets ``take_ground_requires_started_adjacent`` (jungle)."""
+        terrain, hexref = entry_ref(self.rb, feature), self.hex(to)
+        fact = "take_ground_requires_started_adjacent"
+        if start is None:
+            return say("entry.unmoved_may_take_ground", feature, fact=fact, unit=self.who, terrain=terrain, hex=hexref)
+        if self.move is not None and self.move.how == "assumed" and start not in self.move.path[:1]:
+            return say("entry.started_next_to_assumed", feature, fact=fact, unit=self.who, terrain=terrain,
+                       hex=hexref, start=self.hex(start))
+        return say("entry.started_next_to", feature, fact=fact, unit=self.who, terrain=terrain, hex=hexref,
+                   start=self.hex(start))
 
     def _refusals(self, frm: Hex, to: Hex, first_step: bool) -> Iterator[Reason]:
         s, rb, cls, purpose = self.s, self.rb, self.unit_class, self.purpose
@@ -185,6 +227,8 @@ class EntryCheck:
             if beach_limits and cls in rules.beach_climb_forbidden and self.is_beach(frm):
                 yield say("entry.beach_climb_up", feature, fact="beach_climb_forbidden", unit=self.who,
                           terrain=terrain, hex=self.hex(to))
+        if beach_limits:
+            yield from self._unit_climbs(frm, to)
         for feature, rules in self.features(frm):
             terrain = entry_ref(rb, feature)
             if beach_limits and cls in rules.beach_climb_forbidden and self.is_beach(to):
@@ -194,23 +238,51 @@ class EntryCheck:
                 yield say("entry.leave_plateau_only", feature, fact="leave_only_to_plateau", terrain=terrain,
                           frm=self.hex(frm), groups=entry_refs(rb, rules.leave_only_to_plateau), hex=self.hex(to))
 
+    def _unit_climbs(self, frm: Hex, to: Hex) -> Iterator[Reason]:
+        """The unit's own ``no_move_between`` (Half-Tracks: not up or down between a cliff or sea
+        bluff and a beach, ocean or shoreline), either way."""
+        s, rb = self.s, self.rb
+        for pair in self.rules.no_move_between:
+            for a, b in ((frm, to), (to, frm)):
+                if counts_as(s, rb, a, pair.terrains) and counts_as(s, rb, b, pair.and_terrains):
+                    yield say("entry.no_move_between", self.unit.profile, fact="no_move_between", unit=self.who,
+                              frm=self.hex(frm), hex=self.hex(to), terrains=entry_refs(rb, pair.terrains),
+                              others=entry_refs(rb, pair.and_terrains))
+                    return
+
     def _take_ground_limits(self, frm: Hex, to: Hex) -> Iterator[Reason]:
         """What only taking ground must respect (core ``take_ground`` and the terrain entries)."""
         s, rb, cls, moved = self.s, self.rb, self.unit_class, self.unit.moved
         for feature, rules in self.features(frm):
             # a unit that had to stop where it stands may move no further (``must_stop``), unless
             # the terrain still lets it take ground (``take_ground_after_stop``: fordable streams)
-            if cls in rules.must_stop and moved > 0 and cls not in rules.take_ground_after_stop:
+            # or a bridge carried it over that terrain (``bridge``)
+            if (cls in rules.must_stop and moved > 0 and cls not in rules.take_ground_after_stop
+                    and not self.spanned(frm, feature)):
                 yield say("entry.stopped_no_take_ground", feature, fact="must_stop", unit=self.who,
                           terrain=entry_ref(rb, feature))
+        stop = self.move.check.stop if self.move is not None and self.move.check is not None else None
+        if stop is not None and stop.fact == "must_stop_climbing":
+            # ``erg``: the unit moved up onto its hex this turn, had to stop and may move no further
+            yield say("entry.climbed_no_take_ground", stop.rule, fact="must_stop_climbing", unit=self.who,
+                      terrain=entry_ref(rb, stop.rule))
         for feature, rules in self.features(to):
             terrain = entry_ref(rb, feature)
             if cls in rules.no_take_ground:
                 yield say("entry.no_take_ground", feature, fact="no_take_ground", unit=self.who, terrain=terrain,
                           hex=self.hex(to))
-            if cls in rules.take_ground_requires_unmoved and moved > 0:
-                yield say("entry.take_ground_moved", feature, fact="take_ground_requires_unmoved", unit=self.who,
-                          terrain=terrain, moved=moved)
+            if cls in rules.take_ground_requires_started_adjacent:
+                near, start = self.started_next_to(to)
+                fact = "take_ground_requires_started_adjacent"
+                if near is None:
+                    yield say("entry.take_ground_start_unknown", feature, fact=fact, unit=self.who, terrain=terrain,
+                              hex=self.hex(to), moved=moved)
+                elif not near and self.move is not None and self.move.how == "assumed":
+                    yield say("entry.take_ground_no_way_next_to", feature, fact=fact, unit=self.who, terrain=terrain,
+                              hex=self.hex(to), ways=self.move.ways)
+                elif not near:
+                    yield say("entry.take_ground_started_away", feature, fact=fact, unit=self.who, terrain=terrain,
+                              hex=self.hex(to), start=self.hex(start) if start is not None else self.hex(frm))
             for limit in rules.take_ground_limits:
                 if cls in limit.unit_classes and counts_as(s, rb, frm, limit.from_terrains):
                     yield say("entry.take_ground_from", feature, fact="take_ground_limits", unit=self.who,

@@ -9,7 +9,10 @@ Sources of flag ignoring, all read from the content through the ``Rulebook``:
   terrain that lets a unit ignore a flag makes it ignore one more, *must*; Italian artillery may
   ignore one);
 - a combat card played as a Bitter Resistance action;
-- and, against all of them, a command card with ``forbids_flag_ignoring`` (Air Power, Barrage).
+- and, against all of them, a command card with ``forbids_flag_ignoring`` (Air Power, Barrage) or
+  a marker on the unit with it (a unit in a boat loses a figure for every flag).
+
+A nation's rules do not apply to the units its entry lists in ``not_for_units`` (snipers).
 
 How several permissions combine (this is a reading, and every ruling says so): permissions to
 ignore one flag from terrain, obstacles, badges and nations do not add up — the largest applies,
@@ -24,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.core_ids import RETREAT
-from adjudicator.engine.lookups import nations_in_effect
+from adjudicator.engine.lookups import nations_in_effect, nations_not_for
 from adjudicator.engine.reasons import Reason, UnitRef
 from adjudicator.engine.rulebook import FlagRule, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
@@ -41,7 +44,9 @@ def nation_entries(situation: Situation, rulebook: Rulebook, unit: Unit) -> tupl
     found, skipped = nations_in_effect(situation, rulebook, unit)
     return [entry_id for entry_id, _ in found], [
         say("flags.nation_needs_rule", entry_id, fact="requires_rule", nation=entry_ref(rulebook, entry_id),
-            entry=entry_ref(rulebook, rules.requires_rule or "")) for entry_id, rules in skipped]
+            entry=entry_ref(rulebook, rules.requires_rule or "")) for entry_id, rules in skipped] + [
+        say("flags.nation_not_for_unit", entry_id, fact="not_for_units", nation=entry_ref(rulebook, entry_id),
+            unit=unit_ref(situation, rulebook, unit)) for entry_id, _ in nations_not_for(rulebook, unit)]
 
 
 def _count(rule: FlagRule) -> int | None:
@@ -76,7 +81,7 @@ class FlagAllowance:
     must_ignore: int | None
     reasons: tuple[Reason, ...]
     sources: tuple[FlagSource, ...] = ()
-    forbidden_by: str | None = None  # command card that cancels all flag ignoring
+    forbidden_by: str | None = None  # command card (or marker on the unit) that cancels all flag ignoring
 
     def most_ignored(self, flags: int) -> int:
         """Most of ``flags`` the unit may ignore."""
@@ -169,6 +174,12 @@ def flags_ignorable(
     if card is not None and card_rules is not None and card_rules.forbids_flag_ignoring:
         return FlagAllowance(0, 0, (say("flags.forbidden_by_card", card, fact="forbids_flag_ignoring",
                                         card=entry_ref(rulebook, card)),), (), card)
+    for badge in unit.badges:
+        marker = rulebook.badge(badge)
+        if marker is not None and marker.forbids_flag_ignoring:
+            return FlagAllowance(0, 0, (say("flags.forbidden_by_marker", badge, fact="forbids_flag_ignoring",
+                                            marker=entry_ref(rulebook, badge),
+                                            unit=unit_ref(situation, rulebook, unit)),), (), badge)
     found = _Gathered(situation, rulebook, unit, unit_ref(situation, rulebook, unit))
     terrain_grants: list[FlagSource] = []
     for feature in situation.hex_state(unit.hex).features():

@@ -4,7 +4,9 @@ and odds, so a referee sees at once what the roll may lead to:
 - **Stiff Upper Lip** (nation ``british_commonwealth``): a British unit a close assault leaves with
   ``battle_back_figures`` figures, and that does not retreat, may battle the attacker back with
   ``battle_back_dice`` dice, ignoring terrain; never against the cards in
-  ``battle_back_not_with_cards`` (Ambush).
+  ``battle_back_not_with_cards`` (Ambush). A unit that cannot retreat and loses figures instead
+  (core ``retreat``: ``figures_lost_per_retreat_move_not_made``) has not retreated: the figures
+  it loses so count toward the one it is left with (``battle_back_opens``).
 - **Furia Francese** (nation ``french_army``): a unit of ``second_close_assault_units`` whose close
   assault eliminates its target or makes it retreat may instead of taking ground close-assault
   another adjacent enemy with ``second_close_assault_dice`` dice, ignoring terrain.
@@ -19,12 +21,12 @@ from fractions import Fraction
 from typing import Any
 
 from adjudicator.engine.battle import BattleRuling
-from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.hits import die_faces, hit_symbols
 from adjudicator.engine.lookups import card_orders, nations_of
 from adjudicator.engine.odds import battle_odds, exact, joint
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.rulebook import Rulebook
+from adjudicator.engine.retreat import ChoiceSummary
+from adjudicator.engine.rulebook import NationRules, Rulebook
 from adjudicator.engine.situation import Situation, Unit
 from adjudicator.engine.wording import entry_ref, say, unit_ref
 
@@ -65,12 +67,14 @@ def _odds(situation: Situation, rulebook: Rulebook, attacker: Unit, target: Unit
 
 
 def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
-                      allowance: FlagAllowance | None = None) -> tuple[FollowUp, ...]:
-    """The follow-up battles ``ruling`` offers (none when the battle cannot be made)."""
+                      choices_by_flags: tuple[tuple[ChoiceSummary, ...], ...] = ()) -> tuple[FollowUp, ...]:
+    """The follow-up battles ``ruling`` offers (none when the battle cannot be made);
+    ``choices_by_flags`` are the target's retreat choices for 0, 1, ... flags (``engine.aftermath``),
+    without which the chance a battle back opens is not given."""
     if not ruling.legal:
         return ()
     out: list[FollowUp] = []
-    out.extend(_battle_back(situation, rulebook, ruling, allowance))
+    out.extend(_battle_back(situation, rulebook, ruling, choices_by_flags))
     out.extend(_second_close_assault(situation, rulebook, ruling))
     card = rulebook.card(ruling.card)
     # the card's second battle is for the kind of unit it orders, and once (engine ``orders``)
@@ -82,36 +86,54 @@ def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     return tuple(out)
 
 
-def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
-                 allowance: FlagAllowance | None) -> list[FollowUp]:
-    target, attacker = ruling.target, ruling.attacker
+def battle_back_opens(choices: tuple[ChoiceSummary, ...], figures: int, hits: int, keep: int) -> bool:
+    """Whether a unit of ``figures`` figures that takes ``hits`` hits ends the close assault with
+    exactly ``keep`` figures without retreating, for some choice its owner may make of the flags
+    (``choices``: empty when no flag was rolled). A choice that moves it nowhere is no retreat:
+    every flag ignored, or a retreat blocked from its first hex (each hex not made costs figures)."""
+    left = figures - hits
+    if not choices:
+        return left == keep
+    return any(c.reachable == 0 and left - c.figures_lost == keep for c in choices)
+
+
+def battle_back_rules(situation: Situation, rulebook: Rulebook, ruling: BattleRuling) -> list[tuple[str, NationRules]]:
+    """The nation entries that offer the target of ``ruling`` a battle back (Stiff Upper Lip):
+    a close assault, not with a card in ``battle_back_not_with_cards``, on a unit that battles and
+    may battle where it stands (not in the ocean)."""
+    target = ruling.target
     if not ruling.close_assault:
         return []
+    t_rules = rulebook.unit(target.profile)
+    if not t_rules.battles or any(t_rules.unit_class in rulebook.hex_rules(f).cannot_battle_in
+                                  for f in situation.hex_state(target.hex).features()):
+        return []  # a unit that never battles, or may not battle where it stands (ocean), cannot battle back
+    return [(nation_id, rules) for nation_id, rules in nations_of(rulebook, target)
+            if rules.battle_back_dice is not None and target.figures >= rules.battle_back_figures
+            and ruling.card not in rules.battle_back_not_with_cards]
+
+
+def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                 choices_by_flags: tuple[tuple[ChoiceSummary, ...], ...]) -> list[FollowUp]:
+    target, attacker = ruling.target, ruling.attacker
     out: list[FollowUp] = []
-    for nation_id, rules in nations_of(rulebook, target):
-        if rules.battle_back_dice is None or target.figures < rules.battle_back_figures:
-            continue
-        if ruling.card in rules.battle_back_not_with_cards:
-            continue
-        t_rules = rulebook.unit(target.profile)
-        if not t_rules.battles or any(t_rules.unit_class in rulebook.hex_rules(f).cannot_battle_in
-                                      for f in situation.hex_state(target.hex).features()):
-            continue  # a unit that never battles, or may not battle where it stands (ocean), cannot battle back
-        symbols, odds = _odds(situation, rulebook, target, attacker, rules.battle_back_dice)
+    for nation_id, rules in battle_back_rules(situation, rulebook, ruling):
+        dice = rules.battle_back_dice or 0  # battle_back_rules keeps only entries that give dice
+        symbols, odds = _odds(situation, rulebook, target, attacker, dice)
         chance = None
-        if ruling.odds is not None:
-            # the roll must leave exactly battle_back_figures and no flag the unit has to retreat for
-            needed = target.figures - rules.battle_back_figures
+        if ruling.odds is not None and len(choices_by_flags) > ruling.odds.dice:
+            # the roll must leave exactly battle_back_figures, the unit not having retreated
             chance = sum((p for (hits, flags), p in joint(ruling.odds.dice, ruling.odds.hit_chance,
                                                           ruling.odds.flag_chance).items()
-                          if hits == needed and (allowance is None or allowance.most_ignored(flags) == flags)),
+                          if battle_back_opens(choices_by_flags[flags], target.figures, hits,
+                                               rules.battle_back_figures)),
                          Fraction(0))
         terrain = "_ignoring_terrain" if rules.battle_back_ignores_terrain else ""
         why = say(f"follow_up.battle_back{terrain}", nation_id, fact="battle_back_dice",
                   nation=entry_ref(rulebook, nation_id), unit=unit_ref(situation, rulebook, target),
                   figures=rules.battle_back_figures, attacker=unit_ref(situation, rulebook, attacker),
-                  n=rules.battle_back_dice)
-        out.append(FollowUp("battle_back", target.id, (attacker.id,), rules.battle_back_dice,
+                  n=dice)
+        out.append(FollowUp("battle_back", target.id, (attacker.id,), dice,
                             rules.battle_back_ignores_terrain, why, symbols, (odds,), chance))
     return out
 

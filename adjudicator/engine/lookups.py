@@ -40,7 +40,19 @@ def special_rules_in_effect(situation: Situation, rulebook: Rulebook) -> list[tu
 
 
 def nations_of(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
-    """Nation entries whose ``nation_codes`` name the unit's nation, whatever rule they require."""
+    """Nation entries whose ``nation_codes`` name the unit's nation, whatever rule they require,
+    but not those whose ``not_for_units`` names the unit (snipers)."""
+    return [(entry_id, rules) for entry_id, rules in _nation_entries(rulebook, unit)
+            if not {unit.profile, unit.type} & set(rules.not_for_units)]
+
+
+def nations_not_for(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
+    """The unit's nation entries that do not apply to it (``not_for_units``: snipers)."""
+    return [(entry_id, rules) for entry_id, rules in _nation_entries(rulebook, unit)
+            if {unit.profile, unit.type} & set(rules.not_for_units)]
+
+
+def _nation_entries(rulebook: Rulebook, unit: Unit) -> list[tuple[str, NationRules]]:
     if not unit.nation:
         return []
     return [(entry_id, rules) for entry_id in rulebook.ids_of_kind("nation")

@@ -26,7 +26,9 @@ server give the same one."""
 
 from __future__ import annotations
 
+import copy
 import heapq
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -240,7 +242,7 @@ def _road_bonus(situation: Situation, rulebook: Rulebook, unit: Unit, start: Hex
     return bonus, rule
 
 
-class _Mover:
+class Mover:
     """The step rules of one unit's move over one situation (memoised per hex)."""
 
     def __init__(self, situation: Situation, rulebook: Rulebook, unit: Unit, profile: MoveProfile,
@@ -261,6 +263,13 @@ class _Mover:
 
     def terrain(self, feature: str, h: Hex | None = None) -> EntryRef | str:
         return entry_ref(self.rb, feature, hex_ref(self.s.board, h) if h is not None else None)
+
+    def from_start(self, profile: MoveProfile, start: Hex) -> Mover:
+        """The same step rules for a move that started on ``start`` under ``profile`` (its road
+        bonus depends on where it starts): the hex memos are shared, they do not depend on either."""
+        other = copy.copy(self)
+        other.p, other.start = profile, start
+        return other
 
     def elevation(self, h: Hex) -> int:
         if h not in self._elev:
@@ -300,6 +309,8 @@ class _Mover:
             if cls in rules.must_stop:
                 if self.rules.no_stop_on and counts_as(self.s, rb, to, self.rules.no_stop_on):
                     continue
+                if self.entry.spanned(to, feature):
+                    continue  # ``bridge``: the bridge carries the unit over the water it spans
                 return say("move.must_stop", feature, fact="must_stop", terrain=self.terrain(feature, to))
             if cls in rules.must_stop_climbing and self.elevation(to) > self.elevation(frm):
                 return say("move.must_stop_climbing", feature, fact="must_stop_climbing",
@@ -311,7 +322,7 @@ class _Mover:
                            at=hex_ref(self.s.board, to))
         if first:
             for feature, rules in self.features(frm):
-                if cls in rules.must_stop_leaving:
+                if cls in rules.must_stop_leaving and not self.entry.spanned(frm, feature):
                     return say("move.must_stop_leaving", feature, fact="must_stop_leaving",
                                terrain=self.terrain(feature, frm))
         return None
@@ -355,7 +366,7 @@ class _State:
     cap_rule: str | None = field(compare=False, default=None)
 
 
-def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]]:
+def _search(m: Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]]:
     """Every cheapest state per (hex, road-only, cap, stopped), and why hexes could not be entered."""
     p = m.p
     start = m.start
@@ -413,7 +424,7 @@ def _search(m: _Mover) -> tuple[dict[Hex, list[_State]], dict[Hex, list[Reason]]
     return found, blocked
 
 
-def _too_far(m: _Mover, cap_rule: str | None, cap: int, cost: int, limit: int, cost_why: Reason | None,
+def _too_far(m: Mover, cap_rule: str | None, cap: int, cost: int, limit: int, cost_why: Reason | None,
              allowance: int) -> Reason | None:
     """Why a step that takes the move past its limit cannot be made: a beach's cap, or a climb."""
     if cap < allowance and cost > cap:
@@ -442,12 +453,13 @@ class _Battle:
         return not self.forbid
 
 
-def _battle_after(m: _Mover, end: Hex, cost: int, road: bool, path: tuple[Hex, ...]) -> _Battle:
+def _battle_after(m: Mover, end: Hex, cost: int, road: bool, path: tuple[Hex, ...]) -> _Battle:
     """May the unit battle after this move, and why (unit, card, special rules, the terrain it
     entered, left and stands on)."""
     out = _Battle()
     if not m.rules.battles:
         out.forbid.append(say("move.never_battles", m.unit.profile, fact="battles", unit=m.who))
+        _cannot_clear(m, end, out)
         return out
     _battle_limit(m, end, cost, road, out)
     if cost > 0:
@@ -468,7 +480,7 @@ def _battle_after(m: _Mover, end: Hex, cost: int, road: bool, path: tuple[Hex, .
     return out
 
 
-def _battle_limit(m: _Mover, end: Hex, cost: int, road: bool, out: _Battle) -> None:
+def _battle_limit(m: Mover, end: Hex, cost: int, road: bool, out: _Battle) -> None:
     """The move-and-battle limit of the unit, card or special rule (road bonus included), or a
     nation's longer move into a close assault."""
     p, rb = m.p, m.rb
@@ -495,7 +507,7 @@ def _battle_limit(m: _Mover, end: Hex, cost: int, road: bool, out: _Battle) -> N
                               cost=cost))
 
 
-def _entered_terrain(m: _Mover, end: Hex, cost: int, out: _Battle) -> None:
+def _entered_terrain(m: Mover, end: Hex, cost: int, out: _Battle) -> None:
     """Terrain a unit may not battle from on the turn it enters it (forest, town, hedgerow:
     ``no_battle_after_entering``; jungle: unless it moved at most ``battle_after_entering_max_moved``)."""
     for feature, hex_rules in m.features(end):
@@ -518,15 +530,18 @@ def _entered_terrain(m: _Mover, end: Hex, cost: int, out: _Battle) -> None:
                                   terrain=terrain, n=most or 0))
 
 
-def _in_terrain(m: _Mover, end: Hex, out: _Battle) -> None:
+def _in_terrain(m: Mover, end: Hex, out: _Battle) -> None:
     """Terrain the unit may not battle in, and what it may (or must) clear there instead."""
     rb, rules, cls = m.rb, m.rules, m.cls
+    kept = _cannot_clear(m, end, out)
     for feature, hex_rules in m.features(end):
         terrain = m.terrain(feature, end)
         family = (feature, rb.bases.get(feature))
         if cls in hex_rules.cannot_battle_in:
             out.forbid.append(say("move.cannot_battle_in", feature, fact="cannot_battle_in", unit=m.who,
                                   terrain=terrain))
+        if feature in kept:
+            continue
         if cls in hex_rules.cleared_and_battle:
             out.why.append(say("move.cleared_and_battle", feature, fact="cleared_and_battle", unit=m.who,
                                terrain=terrain))
@@ -546,6 +561,19 @@ def _in_terrain(m: _Mover, end: Hex, out: _Battle) -> None:
                                    unit=m.who, terrain=terrain))
 
 
+def _cannot_clear(m: Mover, end: Hex, out: _Battle) -> set[str]:
+    """Obstacles the unit's class would remove that the unit itself never may (``cannot_clear``:
+    a Supply Truck and wire, though it moves as armor); says so and returns them."""
+    kept: set[str] = set()
+    for feature, hex_rules in m.features(end):
+        clears = m.cls in hex_rules.cleared_and_battle or m.cls in hex_rules.cleared_instead_of_battle
+        if clears and {feature, m.rb.bases.get(feature)} & set(m.rules.cannot_clear):
+            kept.add(feature)
+            out.why.append(say("move.cannot_clear", m.unit.profile, fact="cannot_clear", unit=m.who,
+                               terrain=m.terrain(feature, end)))
+    return kept
+
+
 def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: str | None = None,
                 combat_card: str | None = None, after_battle: bool = False,
                 order: OrderTerms | None = None) -> MoveRuling:
@@ -559,7 +587,7 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
         profile = replace(profile, notes=(*profile.notes, *leaving))
     if profile.why_not:
         return MoveRuling(unit, profile, (), (), profile.why_not, profile.notes, card, combat_card, after_battle)
-    m = _Mover(situation, rulebook, unit, profile, unit.hex)
+    m = Mover(situation, rulebook, unit, profile, unit.hex)
     found, blocked = _search(m)
     options = sorted((_best_option(m, end, states) for end, states in found.items()),
                      key=lambda o: (o.end.row, o.end.col))
@@ -568,7 +596,7 @@ def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: st
                       after_battle)
 
 
-def _best_option(m: _Mover, end: Hex, states: list[_State]) -> MoveOption:
+def _best_option(m: Mover, end: Hex, states: list[_State]) -> MoveOption:
     """Of the ways to ``end``, the one that keeps the battle if any does, then the fewest hexes
     moved, then the fewest hazards; its reasons, those forbidding the battle first."""
     p = m.p
@@ -589,7 +617,7 @@ def _best_option(m: _Mover, end: Hex, states: list[_State]) -> MoveOption:
                       tuple(dict.fromkeys(battle.instead)), hazards)
 
 
-def _unreachable(m: _Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, list[Reason]],
+def _unreachable(m: Mover, found: dict[Hex, list[_State]], blocked: dict[Hex, list[Reason]],
                  reached: set[Hex]) -> list[tuple[Hex, tuple[Reason, ...]]]:
     """Every hex within the unit's reach it cannot end on, with why: what bars entering it, a
     must-stop hex on the only ways there, a climb that uses the whole move, or no way at all."""
@@ -624,8 +652,9 @@ def _beyond_stop(stop: Reason, h: HexRef) -> Reason:
 
 @dataclass(frozen=True)
 class PathCheck:
-    """How a unit's given ``path`` moved it: counted hexes, whether wholly on road, the reasons."""
+    """How a unit's path moved it: counted hexes, whether wholly on road, the reasons."""
 
+    path: tuple[Hex, ...]
     hexes_moved: int
     road_only: bool
     battle_limit: int  # road bonus and special-rule caps included
@@ -635,27 +664,34 @@ class PathCheck:
     may_battle: bool
     why: tuple[Reason, ...]
     instead: tuple[Reason, ...]
+    stop: Reason | None = None  # why the move had to end on its last hex, if it had to
 
 
-def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None) -> PathCheck | None:
-    """Validate the unit's ``path`` against the movement rules; IllegalSituation naming
-    ``units[i].path`` when the unit could not have moved so. None when it gave no path."""
-    if len(unit.path) < 2:
-        return None
-    index = next(i for i, u in enumerate(situation.units) if u.id == unit.id)
-    where = f"units[{index}].path"
-    profile = move_profile(situation, rulebook, unit, card, start=unit.path[0])
+def mover(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None, start: Hex,
+          where: str) -> Mover:
+    """The step rules of ``unit``'s move this turn from ``start`` under ``card``, checked against
+    the terrain only (other units may have moved onto its way since: core ``movement``).
+    IllegalSituation naming ``where`` when no source gives the unit's rules."""
+    profile = move_profile(situation, rulebook, unit, card, start=start)
     if profile.why_not and not rulebook.unit(unit.profile).rules_documented:
         raise IllegalSituation(where, profile.why_not[0].text)
-    m = _Mover(situation, rulebook, unit, profile, unit.path[0], check_units=False)
+    return Mover(situation, rulebook, unit, profile, start, check_units=False)
+
+
+def walk_path(m: Mover, path: tuple[Hex, ...]) -> PathCheck | str:
+    """How ``path`` (start first) moved the unit under ``m``'s profile, or why it could not have
+    (the sentence to report): each step entered legally, no must-stop hex before the last, no
+    more hexes counted than the move allows (climbs, road bonus, a beach's cap)."""
+    board = m.s.board
     cost, cap = 0, INF
-    road = m.on_road(unit.path[0])
+    road = m.on_road(path[0])
     costs: list[Reason] = []
-    for i, (frm, to) in enumerate(zip(unit.path, unit.path[1:], strict=False)):
+    stop: Reason | None = None
+    for i, (frm, to) in enumerate(itertools.pairwise(path)):
         first = i == 0
         why = m.block(frm, to, first)
         if why is not None:
-            raise IllegalSituation(where, why.text)
+            return why.text
         step, cost_why = m.cost(frm, to)
         if cost_why is not None:
             costs.append(cost_why)
@@ -664,16 +700,35 @@ def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str |
         onto, _ = m.cap(to)
         cap = min(cap, onto) if onto is not None else cap
         stop = m.stops(frm, to, first)
-        if stop is not None and to != unit.path[-1]:
-            raise IllegalSituation(where, f"{stop.text}, yet the path goes on from {situation.board.label(to)}")
+        if stop is not None and to != path[-1]:
+            return f"{stop.text}, yet the path goes on from {board.label(to)}"
+    profile = m.p
     limit = min(profile.allowance_for(road), cap)
     if cost > limit:
-        raise IllegalSituation(where, f"the path counts {plural(cost, 'hex', 'hexes')}, more than the "
-                                      f"{plural(limit, 'hex', 'hexes')} {rulebook.names[unit.profile]} may move here")
-    battle = _battle_after(m, unit.hex, cost, road, unit.path)
+        return (f"the path counts {plural(cost, 'hex', 'hexes')}, more than the {plural(limit, 'hex', 'hexes')} "
+                f"{m.rb.names[m.unit.profile]} may move here")
+    battle = _battle_after(m, path[-1], cost, road, path)
     road_rule = (profile.road_max_rule or profile.road_bonus_rule) if road and profile.road_bonus else None
-    return PathCheck(cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs),
-                     battle.ok, tuple([*battle.forbid, *battle.why]), tuple(dict.fromkeys(battle.instead)))
+    return PathCheck(path, cost, road, profile.battle_limit_for(road), profile.battle_rule, road_rule, tuple(costs),
+                     battle.ok, tuple([*battle.forbid, *battle.why]), tuple(dict.fromkeys(battle.instead)), stop)
+
+
+def unit_field(situation: Situation, unit: Unit, name: str) -> str:
+    """The request field of one of ``unit``'s own fields (``units[2].path``), for an error to name."""
+    index = next(i for i, u in enumerate(situation.units) if u.id == unit.id)
+    return f"units[{index}].{name}"
+
+
+def check_path(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None) -> PathCheck | None:
+    """Validate the unit's ``path`` against the movement rules; IllegalSituation naming
+    ``units[i].path`` when the unit could not have moved so. None when it gave no path."""
+    if len(unit.path) < 2:
+        return None
+    where = unit_field(situation, unit, "path")
+    walked = walk_path(mover(situation, rulebook, unit, card, unit.path[0], where), unit.path)
+    if isinstance(walked, str):
+        raise IllegalSituation(where, walked)
+    return walked
 
 
 def _within(situation: Situation, centre: Hex, reach: int) -> list[Hex]:

@@ -30,6 +30,7 @@ from adjudicator.engine.card_attack import CardAttack, card_attack_json
 from adjudicator.engine.core_ids import DICE_RULE, HIT_RULES, MEDALS, OVERRUN, RETREAT, TAKE_GROUND
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.flags import FlagAllowance, flags_ignorable
+from adjudicator.engine.follow_ups import battle_back_opens, battle_back_rules
 from adjudicator.engine.hits import ALWAYS_HITS, STAR, die_faces
 from adjudicator.engine.odds import FLAG_FACE
 from adjudicator.engine.reasons import ParamValue, Reason, UnitRef
@@ -85,6 +86,23 @@ class FaceResult:
 
 
 @dataclass(frozen=True)
+class BattleBack:
+    """Whether the roll as made lets the close-assaulted unit battle back (Stiff Upper Lip):
+    ``open`` is None when its retreat could not be computed."""
+
+    unit: str
+    attacker: str
+    dice: int
+    ignores_terrain: bool
+    open: bool | None
+    reason: Reason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"unit": self.unit, "targets": [self.attacker], "dice": self.dice,
+                "ignores_terrain": self.ignores_terrain, "open": self.open, **self.reason.to_dict()}
+
+
+@dataclass(frozen=True)
 class Resolution:
     """One battle's roll, applied (a unit's battle, or a card's own attack)."""
 
@@ -104,6 +122,7 @@ class Resolution:
     vacated: str
     advance: AdvanceResult | None
     steps: tuple[Reason, ...]
+    battle_back: BattleBack | None = None
 
     @property
     def flags_to_retreat(self) -> int:
@@ -220,9 +239,41 @@ def resolve_battle(situation: Situation, rulebook: Rulebook, ruling: BattleRulin
     if applied.eliminated and MEDALS in rulebook.kinds:
         steps.append(say("resolve.medal", MEDALS, target=whom))
     steps.extend(_ground_steps(vacated, advance, whom))
+    back = _battle_back(situation, rulebook, ruling, applied)
+    if back is not None:
+        steps.append(back.reason)
     return Resolution(ruling, tuple(rolled.items()), faces, applied.hits, applied.lost_to_hits, flags,
                       applied.allowance, applied.flags_ignored, applied.must, applied.retreat, applied.problem,
-                      applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps))
+                      applied.figures_lost, applied.eliminated, vacated, advance, tuple(steps), back)
+
+
+def _battle_back(situation: Situation, rulebook: Rulebook, ruling: BattleRuling,
+                 applied: _Applied) -> BattleBack | None:
+    """Whether this roll opens the target's battle back (``engine.follow_ups``: down to
+    ``battle_back_figures`` without retreating; a figure lost to a retreat it could not make is
+    no retreat), and why; None when no nation rule offers the target one."""
+    target, attacker = ruling.target, ruling.attacker
+    for nation_id, rules in battle_back_rules(situation, rulebook, ruling):
+        dice, keep = rules.battle_back_dice or 0, rules.battle_back_figures
+        left = target.figures - applied.figures_lost
+        params: dict[str, ParamValue] = {
+            "nation": entry_ref(rulebook, nation_id), "unit": unit_ref(situation, rulebook, target),
+            "attacker": unit_ref(situation, rulebook, attacker), "figures": keep, "left": left, "n": dice}
+        opened: bool | None = False
+        if applied.eliminated:
+            code = "resolve.battle_back_eliminated"
+        elif applied.retreat is None and applied.problem is not None:
+            opened = None
+            code = "resolve.battle_back_unknown"
+        else:
+            choices = applied.retreat.choices if applied.retreat is not None else ()
+            opened = battle_back_opens(choices, target.figures, applied.lost_to_hits, keep)
+            moves = bool(choices) and not any(c.reachable == 0 for c in choices)
+            code = ("resolve.battle_back_open" if opened else "resolve.battle_back_retreats" if moves
+                    else "resolve.battle_back_figures_left")
+        why = say_params(code, nation_id, params, fact="battle_back_dice")
+        return BattleBack(target.id, attacker.id, dice, rules.battle_back_ignores_terrain, opened, why)
+    return None
 
 
 def _dice(n: int) -> str:
@@ -333,7 +384,10 @@ def _flag_steps(rulebook: Rulebook, allowance: FlagAllowance, unit: UnitRef, fla
                 least: int) -> list[Reason]:
     """The flags rolled and each permission or obligation to ignore some (``engine.flags``)."""
     steps: list[Reason] = []
-    if allowance.forbidden_by:
+    if allowance.forbidden_by and rulebook.card(allowance.forbidden_by) is None:
+        steps.append(say("resolve.flags_forbidden_marker", allowance.forbidden_by, fact="forbids_flag_ignoring",
+                         marker=entry_ref(rulebook, allowance.forbidden_by), unit=unit))
+    elif allowance.forbidden_by:
         steps.append(say("resolve.flags_forbidden", allowance.forbidden_by, fact="forbids_flag_ignoring",
                          card=entry_ref(rulebook, allowance.forbidden_by)))
     for source in allowance.sources:
@@ -441,5 +495,6 @@ def resolution_json(situation: Situation, rulebook: Rulebook, res: Resolution) -
         "overrun_if_vacated": bool(res.advance and res.advance.overrun),
         "advance": res.advance.to_dict() if res.advance is not None else None,
         "steps": [s.to_dict() for s in res.steps],
+        "battle_back": res.battle_back.to_dict() if res.battle_back is not None else None,
     })
     return out

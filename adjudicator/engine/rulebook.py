@@ -116,7 +116,9 @@ class HexRules:
     entry_risk: EntryRisk | None = None
     # take ground and armor overrun
     no_take_ground: tuple[UnitClass, ...] = ()
-    take_ground_requires_unmoved: tuple[UnitClass, ...] = ()
+    # may take ground into it only if it started its move next to it (jungle: armor); a unit that did
+    # not move stands next to the hex it close-assaulted
+    take_ground_requires_started_adjacent: tuple[UnitClass, ...] = ()
     take_ground_limits: tuple[TakeGroundLimit, ...] = ()
     no_overrun: tuple[UnitClass, ...] = ()
     removed_when_occupant_leaves: bool = False  # sandbags
@@ -141,6 +143,16 @@ class HexRules:
     # terrains this tile replaces when a scenario draws it over them (a ford over a river); read by the
     # .m44 import
     drawn_over: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TerrainPair:
+    """A move between a hex of ``terrains`` and a hex of ``and_terrains``, either way (terrain ids,
+    their variants, or plateau groups)."""
+
+    __pydantic_config__ = FORBID
+    terrains: tuple[str, ...]
+    and_terrains: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,7 @@ class UnitRules:
     # flags this unit may (or must) ignore wherever it stands (trains, destroyers); added with the retreat engine
     flags: tuple[FlagRule, ...] = ()
     cannot_target: tuple[UnitClass, ...] = ()  # target families it may never battle (snipers: armor)
+    cannot_target_units: tuple[str, ...] = ()  # unit profiles it may never battle (snipers: destroyers)
     # movement details (added with the movement engine, engine/movement.py)
     road_move_bonus: int | None = None  # replaces the road's own bonus for this unit (supply trucks: 2)
     moves_only_on: tuple[str, ...] = ()  # terrain ids it may move on, nothing else (trains: rails)
@@ -204,6 +217,10 @@ class UnitRules:
     must_clear_instead_of_battle: tuple[str, ...] = ()  # engineers on a minefield clear it, no battle
     clears_instead_of_battle: tuple[str, ...] = ()  # engineers may remove a road block in place of battling
     clears_and_battles: tuple[str, ...] = ()  # engineers may remove wire and still battle
+    cannot_clear: tuple[str, ...] = ()  # obstacles it never removes, whatever its class may do (supply trucks: wire)
+    # moves it may never make, up or down, in either direction (half-tracks: between a cliff or sea
+    # bluff and a beach, ocean or shoreline); a retreat is not a move (``cliff``)
+    no_move_between: tuple[TerrainPair, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,6 +252,7 @@ class BadgeRules:
     stands_on: tuple[str, ...] = ()  # terrain the unit may be on though impassable to its class (boat: river)
     no_retreat: bool = False  # loses a figure per retreat move instead of retreating (a unit in a boat)
     must_stop_on: tuple[str, ...] = ()  # terrain the unit must stop on when it moves onto it (a boat: river)
+    forbids_flag_ignoring: bool = False  # every flag rolled against the unit counts, none is ignored (a boat)
 
 
 @dataclass(frozen=True)
@@ -362,6 +380,7 @@ class NationRules:
     second_close_assault_dice: int | None = None
     second_close_assault_units: tuple[str, ...] = ()
     second_close_assault_ignores_terrain: bool = False
+    not_for_units: tuple[str, ...] = ()  # unit profiles none of these rules apply to (snipers: BGA)
     # Gung-Ho (US Marine Corps): when a scenario option names this entry, ``scenario_side``'s cards order
     # ``extra_ordered_units`` more units: every section card, and the tactic cards that order between the
     # two numbers of ``extra_units_tactic_range``; never the cards of ``extra_units_not_with``

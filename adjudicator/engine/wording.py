@@ -31,25 +31,38 @@ MESSAGES: dict[str, str] = {
     # that every code the engine uses is here and every field of a template is given.
     # -- entry: may this unit enter this hex (engine.entry), for a move, a retreat or take ground
     "entry.adjacent_only": "{terrain} at {hex} may be entered only by a unit that starts its move next to it",
+    "entry.climbed_no_take_ground": "{unit} moved up onto {terrain} this turn: it had to stop and may move no "
+                                    "further, so it may not take ground",
     "entry.beach_climb_down": "{unit} may not move down from {terrain} onto the beach at {hex}",
     "entry.beach_climb_up": "{unit} may not move up onto {terrain} at {hex} from the beach",
     "entry.from_plateau_only": "{terrain} at {hex} may be entered only from {groups:or}; {frm} is not",
     "entry.impassable": "{terrain} at {hex} is impassable to {unit_class}",
     "entry.leave_plateau_only": "A unit leaving {terrain} at {frm} may go only to {groups:or}; {hex} is not",
     "entry.moves_only_on": "{unit} moves only on {terrains:or}; {hex} is not",
+    "entry.no_move_between": "{unit} may not move between {terrains:or} and {others:or}: not from {frm} to {hex}",
     "entry.no_entry_from": "{terrain} at {hex} may not be entered from {terrains:or}",
     "entry.no_retreat_onto": "No unit may retreat onto {terrain} at {hex}",
     "entry.no_take_ground": "{unit} may not take ground into {terrain} at {hex}",
     "entry.occupied": "{hex} holds {occupant}: no unit enters or passes through a hex another unit holds",
     "entry.off_board": "From {frm} a retreat step toward the baseline would leave the board",
     "entry.scenario_impassable": "The scenario declares {hex} impassable: no unit may enter it",
+    "entry.started_next_to": "{terrain} at {hex}: {unit} started its move at {start}, next to it, so it may take "
+                             "ground into it",
+    "entry.started_next_to_assumed": "{terrain} at {hex}: {unit} could have started its move at {start}, next to it, "
+                                     "so it may take ground into it (the most favourable of its legal ways; give "
+                                     "its path to rule on another)",
     "entry.stopped_may_take_ground": "{unit} entered {terrain} this turn and had to stop there, but it may still "
                                      "take ground from it",
     "entry.stopped_no_take_ground": "{unit} entered {terrain} this turn: it had to stop and may move no further, so "
                                     "it may not take ground",
     "entry.take_ground_from": "{unit} may not take ground into {terrain} from {terrains:or}",
-    "entry.take_ground_moved": "{unit} may take ground into {terrain} only if it did not move this turn; it moved "
-                               "{moved:hex|hexes}",
+    "entry.take_ground_no_way_next_to": "{unit} may take ground into {terrain} at {hex} only if it started its move "
+                                        "next to it; none of its {ways} legal ways to its hex did",
+    "entry.take_ground_start_unknown": "{unit} may take ground into {terrain} at {hex} only if it started its move "
+                                       "next to it; it moved {moved:hex|hexes} from a hex the situation does not "
+                                       "give (give its moved_from or path)",
+    "entry.take_ground_started_away": "{unit} may take ground into {terrain} at {hex} only if it started its move "
+                                      "next to it; it started at {start}",
     "entry.unmoved_may_take_ground": "{terrain} at {hex}: {unit} did not move this turn, so it may take ground into it",
     # -- move: where a unit may move and whether it may still battle (engine.movement); each
     # move.beyond_* is a stop's sentence after the hex it keeps the unit from
@@ -73,7 +86,17 @@ MESSAGES: dict[str, str] = {
     "move.card_no_move": "The units {card} orders battle where they stand: they may not move",
     "move.card_no_move_after_battle": "{card} gives no move after the battle",
     "move.card_not_ordered_after_battle": "{card} does not order {unit}, so it gives it no move after battling",
+    "move.cannot_clear": "{unit} may not remove {terrain}",
     "move.cleared_and_battle": "{unit} entering {terrain} removes it and may still battle",
+    "move.made_assumed": "{unit} could have moved {n:hex|hexes} from {frm} in {ways} legal ways; the ruling takes "
+                         "the one most favourable to it, {path} (give its path to rule on another)",
+    "move.made_assumed_start": "{unit} moved {n:hex|hexes} from a hex the situation does not give; of its {ways} "
+                               "legal ways the ruling takes the one most favourable to it, {path} (give its "
+                               "moved_from or path to rule on another)",
+    "move.made_no_way": "No legal move of {n:hex|hexes} by {unit} ends on {hex} ({why}); the ruling counts the "
+                        "hexes as given",
+    "move.made_only_way": "{unit} has one legal way to have moved {n:hex|hexes} from {frm}: {path}; the ruling "
+                          "counts that move",
     "move.climb": "Moving up onto {terrain} from lower ground counts as {n:hex|hexes}",
     "move.climb_too_far": "Moving onto {terrain} counts as {climb:hex|hexes}: that makes {cost:hex|hexes}, more than "
                           "the {limit:hex|hexes} it may move",
@@ -154,12 +177,14 @@ MESSAGES: dict[str, str] = {
     "flags.combat_card_none": "{card} does not let a unit ignore flags",
     "flags.do_not_add_up": "Several permissions to ignore a flag do not add up: the unit ignores at most the largest "
                            "of them (the Japanese nation rule and a combat card are the exceptions that add)",
+    "flags.forbidden_by_marker": "{marker}: every flag rolled against {unit} counts; none may be ignored",
     "flags.forbidden_by_card": "{card}: flags it rolls may not be ignored; terrain, badges, nations and combat cards "
                                "give no flag ignoring against it",
     "flags.may_ignore": "{source}: {unit} may ignore {count:flag|flags}",
     "flags.must_ignore": "{source}: {unit} must ignore {count:flag|flags}",
     "flags.nation_needs_rule": "{nation} rules apply only when the special rule {entry} is in effect; the "
                                "situation's rules do not list it",
+    "flags.nation_not_for_unit": "{nation} rules do not apply to {unit}",
     "flags.nation_only": "{source}: only {nations:or} units ignore {count:flag|flags} here; the nation of {unit} is "
                          "{nation}",
     "flags.none": "Nothing lets this unit ignore a flag: every flag rolled makes it retreat",
@@ -200,6 +225,7 @@ MESSAGES: dict[str, str] = {
     "battle.bonus_when": "{source} ({when}): +{n:die|dice}",
     "battle.cannot_battle_in": "{unit} cannot battle while in {terrain}",
     "battle.cannot_target": "{unit} may not battle {classes:or} units such as {target}",
+    "battle.cannot_target_unit": "{unit} may not battle {target}",
     "battle.card_adjacent_enemy": "{card} orders only units with no adjacent enemy; {unit} is next to {enemy}",
     "battle.card_attacks_itself": "{card} orders no unit to battle: the card makes its own attack ({orders}; dice: "
                                   "{fixed})",
@@ -326,7 +352,16 @@ MESSAGES: dict[str, str] = {
                                 "({extra:hit|hits} more than it had are lost)",
     "resolve.flag_face": "{count:die|dice} showing {face}: no hit; flags make the target retreat once the hits are "
                          "taken",
+    "resolve.battle_back_eliminated": "{nation}: {attacker} eliminated {unit}, so there is no battle back",
+    "resolve.battle_back_figures_left": "{nation}: {unit} has {left:figure|figures} left, not "
+                                        "{figures:figure|figures}: it may not battle {attacker} back",
+    "resolve.battle_back_open": "{nation}: {unit} is down to {figures:figure|figures} and did not retreat: it may "
+                                "battle {attacker} back now with {n:die|dice}",
+    "resolve.battle_back_retreats": "{nation}: {unit} must retreat, so it may not battle {attacker} back",
+    "resolve.battle_back_unknown": "{nation}: the retreat of {unit} cannot be computed, so whether it may battle "
+                                   "{attacker} back is not known",
     "resolve.flags_forbidden": "{card}: its flags may not be ignored",
+    "resolve.flags_forbidden_marker": "{marker}: every flag rolled against {unit} counts; none may be ignored",
     "resolve.hit_always": "{count:die|dice} showing {face}: {hits:hit|hits}. A {face} scores a hit on any unit",
     "resolve.hit_card_stars": "{count:die|dice} showing {face}: {hits:hit|hits}. {card}: stars score hits",
     "resolve.hit_close_assault_only": "{count:die|dice} showing {face}: {hits:hit|hits}. {entry}: {symbol} symbols "
@@ -389,6 +424,8 @@ MESSAGES: dict[str, str] = {
     "resolve.rolls": "{unit} rolls {total:die|dice} against {target}: {shown}",
     "resolve.vacated_unknown": "Whether {unit} leaves its hex is not known, so take ground is not ruled on",
     # -- card_attack: attacks made by a command card itself (engine.card_attack)
+    "card_attack.close_assault_only": "{card} may not attack {target}: a unit with {marker} may be attacked only in "
+                                      "close assault, from an adjacent hex",
     "card_attack.dice": "{card} played by the {side}: {n:die|dice} on each target",
     "card_attack.enemy_only": "{card} attacks enemy units only: every target must be on the {side} side",
     "card_attack.no_advance": "{card} is an attack by the card: no unit battles, so nothing takes ground or overruns",

@@ -349,6 +349,18 @@ RESOLVE_RESPONSE = {
         "sequence": {"type": "array", "items": {"type": "object"}, "description": (
             "a card's group rolled unit by unit: each unit's resolution on the board the earlier ones left, with "
             "`applied` (what was put on the board before the next roll) and `moved_to`")},
+        "battle_back": {"type": "object", **NULLABLE, "required": ["unit", "targets", "dice", "open", "rule", "code",
+                                                                    "params", "text"],
+                        "properties": {"unit": {"type": "string"}, "targets": {"type": "array",
+                                                                               "items": {"type": "string"}},
+                                       "dice": {"type": "integer", "minimum": 0},
+                                       "ignores_terrain": {"type": "boolean"},
+                                       "open": {"type": "boolean", **NULLABLE}, "rule": {"type": "string"},
+                                       "text": {"type": "string"}, "code": REASON["properties"]["code"],
+                                       "params": REASON["properties"]["params"], "fact": {"type": "string"}},
+                        "description": "whether the roll as made lets the close-assaulted unit battle back "
+                                       "(Stiff Upper Lip; open null: its retreat cannot be computed); null when no "
+                                       "nation rule offers one"},
     },
 }
 FIRE_MAP_RESPONSE = {
