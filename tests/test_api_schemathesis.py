@@ -65,6 +65,13 @@ CROSS_FIELD_RULES: dict[str, str] = {
     "an exited unit left by an exit hex of its own side": r"is not an exit hex of the",
     "a unit still on the board says how many figures it lost": r"is required for a unit that was not eliminated",
     "the start of a turn is someone's turn": r"`side` is required with when=turn_start",
+    "a card that needs them is given its section, the card it copies or the dice it rolled (`/order`)": (
+        r"is played in a section: give `(?:copied_card\.)?section`|copies the opponent's last card: give"
+        r"|orders by the dice rolled: give `rolled`|roll at least 1 die: 1 per command card"),
+    "Their Finest Hour rolls 1 die per card in the side's hand (`scenario.cards`)": (
+        r"command cards: 1 die is rolled per card"),
+    "a card's group gets one roll and one retreat per unit of the group (`/resolve`)": (
+        r"give one roll per unit of the group|has no legal retreat ending at"),
 }
 """Refusals of a schema-valid request that the schema cannot prevent: each relates two fields (or
 a field and the board the document chose). Keyed by the rule, valued by the refusal's message."""

@@ -16,7 +16,7 @@ from adjudicator.engine.rulebook import Rulebook
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "adjudicator" / "examples"
 FILES = sorted(EXAMPLES.glob("*.yaml"))
-ENDPOINTS = {"line-of-sight", "battle", "retreat", "resupply", "move", "resolve", "fire-map", "score"}
+ENDPOINTS = {"line-of-sight", "battle", "retreat", "resupply", "move", "resolve", "fire-map", "score", "order"}
 KEYS = {"title", "rule", "endpoint", "situation", "request", "expect"}
 
 

@@ -295,7 +295,9 @@ def test_resolve_and_fire_map_are_in_the_openapi_document(client: FlaskClient) -
     assert {"/api/v1/resolve", "/api/v1/fire-map"} <= set(doc["paths"])
     request = doc["components"]["schemas"]["ResolveRequest"]
     assert request["required"] == ["units", "attacker", "target", "rolled"]
-    assert set(request["properties"]["rolled"]["properties"]) == {"infantry", "armor", "grenade", "star", "flag"}
+    one_roll, group_rolls = request["properties"]["rolled"]["oneOf"]  # one roll, or one per unit of a card's group
+    assert set(one_roll["properties"]) == {"infantry", "armor", "grenade", "star", "flag"}
+    assert group_rolls["items"] == one_roll
 
 
 # --- property: consistent with /battle, never a server error -------------------------------------

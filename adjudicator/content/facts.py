@@ -88,7 +88,22 @@ LABELS: dict[str, str] = {
     "placed_on": "Placed on",
     "card_type": "Card type",
     "deck_counts": "Cards in deck",
-    "orders": "Orders",
+    "order_groups": "Units ordered",
+    "fallback_units": "Units of your choice if you have none of its kind",
+    "orders_adjacent_to_enemy": "Only units next to an enemy",
+    "orders_weakened": "Only units that have lost figures",
+    "roll_orders": "Each die rolled orders",
+    "dice_per_card_in_hand": "Dice rolled: 1 per command card in hand",
+    "recovers_figures": "Returns lost figures first",
+    "copies_last_card": "Issues the opponent's last card",
+    "mirrors_sections": "Flank cards mirrored",
+    "places_obstacle": "Placed on each ordered unit's hex",
+    "reaction": "Played in the opponent's turn",
+    "orders_documented": "Orders given by the sources",
+    "scenario_side": "Side a scenario option makes these troops",
+    "extra_ordered_units": "Extra units ordered",
+    "extra_units_tactic_range": "Tactic cards that get them (units ordered)",
+    "extra_units_not_with": "No extra unit with",
     "orders_unit_classes": "Orders unit classes",
     "orders_units": "May order",
     "excludes_units": "May not order",
@@ -336,6 +351,26 @@ def _lost_when(value: Any, _link: Link) -> Markup:
     return escape(", ".join(value[:-1]) + " or " + value[-1] if len(value) > 1 else ", ".join(value))
 
 
+def _order_groups(value: Any, _link: Link) -> Markup:
+    where = {None: "anywhere", "card": "in the card's section", "chosen": "in the section chosen"}
+    return escape("; ".join(f"{g['count']} {where.get(g.get('section'), 'in the ' + str(g.get('section')))}"
+                            for g in value))
+
+
+def _roll_orders(value: Any, link: Link) -> Markup:
+    return _lines(
+        escape(f"{r['face'].capitalize()}: ")
+        + (escape(_classes(r.get("unit_classes", ())).lower() if r.get("unit_classes") or r.get("units")
+                  else "any unit")
+           + (Markup(", ") + _ids(r["units"], link) if r.get("units") else Markup(""))
+           + (Markup(", not ") + _ids(r["excludes_units"], link) if r.get("excludes_units") else Markup("")))
+        for r in value)
+
+
+def _tactic_range(value: Any, _link: Link) -> Markup:
+    return escape(f"those ordering {value[0]} to {value[1]} units")
+
+
 FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
     "dice_reductions": lambda value, _link: _lines(escape(_reduction(r)) for r in value),
     "flags": lambda value, _link: _lines(escape(_flag(r)) for r in value),
@@ -354,14 +389,18 @@ FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
     "lost_when": _lost_when,
     "control": lambda value, _link: escape(CONTROLS.get(value, str(value).replace("_", " "))),
     "simultaneous_reach_winner": lambda value, _link: escape(READINGS.get(value, str(value).replace("_", " "))),
+    "order_groups": _order_groups,
+    "roll_orders": _roll_orders,
+    "extra_units_tactic_range": _tactic_range,
 }
 """The fields with a shape of their own, each with its formatter."""
 
 ID_LISTS = frozenset({"units", "orders_units", "excludes_units", "applies_to", "stands_on", "moves_only_on",
                       "no_stop_on", "must_stop_on", "must_clear_instead_of_battle", "clears_instead_of_battle",
-                      "clears_and_battles", "cannot_target_units", "cannot_clear", "not_for_units"})
+                      "clears_and_battles", "extra_units_not_with", "cannot_target_units", "cannot_clear",
+                      "not_for_units"})
 """Fields listing content ids: each is linked to its entry."""
-LINKED_IDS = frozenset({"turns_into", "badge", "requires_rule", "resupply_requires_rule"})
+LINKED_IDS = frozenset({"turns_into", "badge", "requires_rule", "resupply_requires_rule", "places_obstacle"})
 """Fields naming one content id: linked to its entry."""
 
 

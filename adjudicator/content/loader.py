@@ -312,8 +312,8 @@ def _referenced_ids(rules: Any) -> Iterable[tuple[str, str]]:
     """(field, id) pairs for every content id named inside a rules object."""
     id_fields = {
         "turns_into", "units", "orders_units", "excludes_units", "attacker_terrain",
-        "from_terrains", "applies_to", "cannot_target_units", "cannot_clear", "not_for_units", "terrains",
-        "and_terrains",
+        "from_terrains", "applies_to", "places_obstacle", "extra_units_not_with", "cannot_target_units",
+        "cannot_clear", "not_for_units", "terrains", "and_terrains",
     }
 
     def walk(value: Any, name: str, path: str) -> Iterable[tuple[str, str]]:

@@ -25,6 +25,7 @@ from adjudicator.engine.los import LineOfSight, line_of_sight, los_json
 from adjudicator.engine.moved import move_made
 from adjudicator.engine.movement import limit_fact
 from adjudicator.engine.odds import Odds, battle_odds
+from adjudicator.engine.orders import OrderTerms, acting_refusals, order_summary
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
@@ -118,20 +119,20 @@ class _Assessor(BattleCount):
         """What the played command card says about this unit battling (content of the card).
 
         A card with ``fixed_dice`` (Air Power, Barrage) is an attack by the card itself: it orders
-        no unit to battle, so adding it to a unit's battle would give a wrong count. A card that
-        may never order this unit (``excludes_units``) makes the battle illegal; one that orders
-        other classes gets a note, since some such cards order a unit of any type as a fallback."""
+        no unit to battle, so adding it to a unit's battle would give a wrong count. Whether the card
+        may order this unit at all is ``check_turn``'s question (engine ``orders``)."""
         rules = self.rulebook.card(self.card)
         if self.card is None or rules is None:
             return
         card = self.entry(self.card)
         if rules.fixed_dice:
             self.why_not.append(say("battle.card_attacks_itself", self.card, fact="fixed_dice", card=card,
-                                    orders=rules.orders, fixed=tuple(f"{side.capitalize()} {n}"
+                                    orders=order_summary(self.rulebook, self.card),
+                                    fixed=tuple(f"{side.capitalize()} {n}"
                                                                     for side, n in rules.fixed_dice.items())))
         if not rules.ordered_units_battle:
             self.why_not.append(say("battle.card_no_battle", self.card, fact="ordered_units_battle", card=card,
-                                    orders=rules.orders))
+                                    orders=order_summary(self.rulebook, self.card)))
         if rules.close_assault_only and not self.close and not self.overrun_battle:
             self.why_not.append(say("battle.card_close_assault_only", self.card, fact="close_assault_only", card=card,
                                     distance=self.distance))
@@ -145,13 +146,15 @@ class _Assessor(BattleCount):
                 self.why_not.append(say("battle.card_adjacent_enemy", self.card, fact="orders_not_adjacent_to_enemy",
                                         card=card, unit=self.who,
                                         enemy=unit_ref(self.situation, self.rulebook, enemy)))
-        if self.attacker.profile in rules.excludes_units or self.attacker.type in rules.excludes_units:
-            self.why_not.append(say("battle.card_excludes", self.card, fact="excludes_units", card=card, unit=self.who))
-        ordered = (self.a_class in rules.orders_unit_classes or self.attacker.profile in rules.orders_units
-                   or self.attacker.type in rules.orders_units)
-        if rules.orders_unit_classes and not ordered:  # ``orders_units`` only adds units to the classes
-            self.notes.append(say("battle.card_may_not_order", self.card, card=card,
-                                  orders=rules.orders or "other units", unit=self.who))
+
+    def check_turn(self, terms: OrderTerms | None) -> None:
+        """The turn state and the card's order (engine ``orders``, core ``ordering``): a unit not
+        ordered, a second battle no rule allows, a unit the card could not order, or one it orders
+        only On the Move."""
+        refusals, notes = acting_refusals(self.situation, self.rulebook, self.attacker, terms, "battle",
+                                          self.overrun_battle)
+        self.why_not.extend(refusals)
+        self.notes.extend(notes)
 
     def check_movement(self) -> None:
         """Moving farther than the unit may and still battle (unit, card, special rules, nation).
@@ -337,6 +340,7 @@ def assess_battle(
     combat_card: str | None = None,
     overrun_battle: bool = False,
     sight: Mapping[Hex, frozenset[Hex]] | None = None,
+    order: OrderTerms | None = None,
 ) -> BattleRuling:
     """Rule on ``attacker_id`` battling ``target_id``: legality with every reason, dice with a
     cited breakdown, the faces that hit and the exact odds.
@@ -349,7 +353,10 @@ def assess_battle(
     ``sight`` is ``los.sight_map`` of this very situation (content ``line_of_sight``) for callers
     that rule many pairs (the fire map): when it holds the attacker's hex, the verdict is read
     from it and the line is walked only where the ruling needs its reasons (a blocked line for a
-    unit that needs one); the ruling is the same as without it, reason for reason."""
+    unit that needs one); the ruling is the same as without it, reason for reason.
+
+    ``order`` says how the card was played (its section, the card Counter-Attack copies, the
+    scenario's options: engine ``orders``); without it a ``card`` is checked in any section."""
     attacker = situation.unit(attacker_id, "attacker")
     target = situation.unit(target_id, "target")
     if attacker.id == target.id:
@@ -360,6 +367,7 @@ def assess_battle(
     a.overrun_battle = overrun_battle  # an overrun follows taking ground: the card's no-move rule is met
     a.check_units()
     a.check_card()
+    a.check_turn(order if order is not None else OrderTerms(card_id) if card_id is not None else None)
     base = a.base_dice() if a.a_rules.battles else None
     a.check_movement()
     a.check_own_hex()

@@ -28,6 +28,7 @@ from adjudicator.engine.battle import BattleRuling, assess_battle, resolve_entry
 from adjudicator.engine.budget import charge
 from adjudicator.engine.geometry import Board, Hex, hex_json
 from adjudicator.engine.los import sight_map
+from adjudicator.engine.orders import OrderTerms
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation, Unit
 
@@ -84,11 +85,15 @@ class FireMap:
 
 def fire_map(
     situation: Situation, rulebook: Rulebook, unit_id: str | None = None, card: str | None = None,
-    combat_card: str | None = None, max_pairs: int = MAX_PAIRS,
+    combat_card: str | None = None, max_pairs: int = MAX_PAIRS, order: OrderTerms | None = None,
+    card_side: str | None = None,
 ) -> FireMap:
     """Every battle one unit could make against an enemy, for all units or only those involving
     ``unit_id`` (as attacker or target). ``card`` / ``combat_card`` are applied to every pair, as
-    ``/battle`` would with the same fields; an unknown one raises IllegalSituation naming it."""
+    ``/battle`` would with the same fields; an unknown one raises IllegalSituation naming it.
+    ``order`` says how the card was played (engine ``orders``); with ``card_side`` (the side playing
+    the card) the card and its order apply to that side's attackers only: the other side's battles
+    are ruled as on its own turn, without the card."""
     unit = situation.unit(unit_id, "unit") if unit_id is not None else None
     # an unknown card is refused as /battle refuses it, even when no pair is in reach
     card = resolve_entry(rulebook, card, "card", "command_card")
@@ -124,8 +129,12 @@ def fire_map(
         origins[unit.hex] = None
     charge(PAIR_WORK * len(chosen))  # before any is ruled: a map over the budget is refused at once
     sight = sight_map(situation, rulebook, origins) if origins else {}
-    battles = tuple(assess_battle(situation, rulebook, attacker.id, target.id, card=card, combat_card=combat_card,
-                                  sight=sight) for attacker, target in chosen)
+    def played(attacker: Unit) -> bool:
+        return card_side is None or attacker.side == card_side
+
+    battles = tuple(assess_battle(situation, rulebook, attacker.id, target.id, card=card if played(attacker) else None,
+                                  combat_card=combat_card, sight=sight, order=order if played(attacker) else None)
+                    for attacker, target in chosen)
     in_sight = None
     if unit is not None:
         in_sight = tuple(sorted(sight.get(unit.hex, frozenset()) - {unit.hex}))

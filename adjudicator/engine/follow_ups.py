@@ -22,7 +22,7 @@ from typing import Any
 
 from adjudicator.engine.battle import BattleRuling
 from adjudicator.engine.hits import die_faces, hit_symbols
-from adjudicator.engine.lookups import nations_of
+from adjudicator.engine.lookups import card_orders, nations_of
 from adjudicator.engine.odds import battle_odds, exact, joint
 from adjudicator.engine.reasons import Reason
 from adjudicator.engine.retreat import ChoiceSummary
@@ -77,7 +77,9 @@ def follow_up_battles(situation: Situation, rulebook: Rulebook, ruling: BattleRu
     out.extend(_battle_back(situation, rulebook, ruling, choices_by_flags))
     out.extend(_second_close_assault(situation, rulebook, ruling))
     card = rulebook.card(ruling.card)
-    if ruling.card is not None and card is not None and card.battles_per_unit > 1:
+    # the card's second battle is for the kind of unit it orders, and once (engine ``orders``)
+    if (ruling.card is not None and card is not None and card.battles_per_unit > 1 and not ruling.attacker.battled
+            and card_orders(rulebook, card, ruling.attacker)):
         out.append(FollowUp("second_battle", ruling.attacker.id, (), None, False, say(
             "follow_up.second_battle", ruling.card, fact="battles_per_unit", card=entry_ref(rulebook, ruling.card),
             unit=unit_ref(situation, rulebook, ruling.attacker), n=card.battles_per_unit)))

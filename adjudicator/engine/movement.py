@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.budget import charge
@@ -38,6 +38,7 @@ from adjudicator.engine.entry import MOVE, EntryCheck
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Hex, distance, hex_json
 from adjudicator.engine.lookups import card_orders, counts_as, nations_in_effect, special_rules_in_effect
+from adjudicator.engine.orders import OrderTerms, acting_refusals
 from adjudicator.engine.reasons import EntryRef, HexRef, Reason, UnitRef
 from adjudicator.engine.rulebook import CardRules, Rulebook, UnitClass
 from adjudicator.engine.situation import Situation, Unit
@@ -130,9 +131,12 @@ class _Limits:
 
 
 def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str | None = None,
-                 after_battle: bool = False, start: Hex | None = None) -> MoveProfile:
+                 after_battle: bool = False, start: Hex | None = None,
+                 order: OrderTerms | None = None) -> MoveProfile:
     """The unit's allowance and move-and-battle limit: its entry, raised by a card that orders it,
-    lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap."""
+    lowered by special rules (Winter Weather, Blitz), with the road bonus and its cap. A unit the
+    card could not order, or that the situation says was not ordered, may not move (engine
+    ``orders``); ``order`` says how the card was played."""
     rules = rulebook.unit(unit.profile)
     who = unit_ref(situation, rulebook, unit)
     limits = _Limits(rules.max_move, unit.profile, rules.move_and_battle if rules.battles else -1, unit.profile)
@@ -141,6 +145,10 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
     if rules.max_move <= 0:
         limits.why_not.append(say("move.never_moves", unit.profile, fact="max_move", unit=who))
     card_rules = rulebook.card(card)
+    refusals, turn_notes = acting_refusals(situation, rulebook, unit, order if order is not None else (
+        OrderTerms(card) if card is not None and card_rules is not None else None), "move")
+    limits.why_not.extend(refusals)
+    limits.notes.extend(turn_notes)
     if card is not None and card_rules is not None:
         _card_limits(rulebook, unit, who, card, card_rules, after_battle, limits)
     elif after_battle:
@@ -157,18 +165,15 @@ def move_profile(situation: Situation, rulebook: Rulebook, unit: Unit, card: str
 
 def _card_limits(rulebook: Rulebook, unit: Unit, who: UnitRef, card: str, card_rules: CardRules, after_battle: bool,
                  limits: _Limits) -> None:
-    """What the command card that orders the unit does to its move (and its move after battling)."""
+    """What the command card that orders the unit does to its move (and its move after battling).
+    Whether the card may order the unit at all is ``orders.acting_refusals``'s question; its
+    numbers are for the units it orders by kind, not the unit of your choice it falls back to."""
     rules = rulebook.unit(unit.profile)
     named = entry_ref(rulebook, card)
     orders = card_orders(rulebook, card_rules, unit)
-    if unit.profile in card_rules.excludes_units or unit.type in card_rules.excludes_units:
-        limits.why_not.append(say("move.card_excludes", card, fact="excludes_units", card=named, unit=who))
-    elif not orders:
-        limits.notes.append(say("move.card_may_not_order", card, card=named, orders=card_rules.orders or "other units",
-                                unit=who))
-    else:
-        if not card_rules.ordered_units_move and not after_battle:
-            limits.why_not.append(say("move.card_no_move", card, fact="ordered_units_move", card=named))
+    if not card_rules.ordered_units_move and not after_battle:
+        limits.why_not.append(say("move.card_no_move", card, fact="ordered_units_move", card=named))
+    if orders:
         if card_rules.max_move is not None and card_rules.max_move > limits.allowance:
             limits.allowance, limits.allowance_rule = card_rules.max_move, card
         if card_rules.move_and_battle is not None and rules.battles and card_rules.move_and_battle > limits.battle:
@@ -570,11 +575,16 @@ def _cannot_clear(m: Mover, end: Hex, out: _Battle) -> set[str]:
 
 
 def legal_moves(situation: Situation, rulebook: Rulebook, unit_id: str, card: str | None = None,
-                combat_card: str | None = None, after_battle: bool = False) -> MoveRuling:
+                combat_card: str | None = None, after_battle: bool = False,
+                order: OrderTerms | None = None) -> MoveRuling:
     """Every hex ``unit_id`` may end its move on from where it stands, with one best path each
-    (adjudicator/API.md ``/move``). ``card`` / ``combat_card`` are resolved content ids."""
+    (adjudicator/API.md ``/move``). ``card`` / ``combat_card`` are resolved content ids; ``order``
+    says how the card was played (engine ``orders``)."""
     unit = situation.unit(unit_id, "unit")
-    profile = move_profile(situation, rulebook, unit, card, after_battle)
+    profile = move_profile(situation, rulebook, unit, card, after_battle, order=order)
+    leaving = _leaving_notes(situation, rulebook, unit)
+    if leaving:
+        profile = replace(profile, notes=(*profile.notes, *leaving))
     if profile.why_not:
         return MoveRuling(unit, profile, (), (), profile.why_not, profile.notes, card, combat_card, after_battle)
     m = Mover(situation, rulebook, unit, profile, unit.hex)
@@ -767,6 +777,22 @@ def destination_json(situation: Situation, rulebook: Rulebook, ruling: MoveRulin
     return {"reachable": False, **hex_json(situation.board, to), "why": [r.to_dict() for r in why]}
 
 
+def _leaving_notes(situation: Situation, rulebook: Rulebook, unit: Unit) -> tuple[Reason, ...]:
+    """What the unit takes off the board by leaving its hex: sandbags (``removed_when_occupant_leaves``)."""
+    return tuple(say("move.removes_obstacle", feature, fact="removed_when_occupant_leaves",
+                     unit=unit_ref(situation, rulebook, unit), obstacle=entry_ref(rulebook, feature),
+                     at=hex_ref(situation.board, unit.hex))
+                 for feature in situation.hex_state(unit.hex).features()
+                 if rulebook.hex_rules(feature).removed_when_occupant_leaves)
+
+
+def removed_on_leaving(situation: Situation, rulebook: Rulebook, unit: Unit) -> list[dict[str, Any]]:
+    """The obstacles taken off the unit's hex if it moves away (``/move``'s ``removed_on_leaving``)."""
+    return [{**hex_ref(situation.board, unit.hex).to_dict(), "obstacle": feature}
+            for feature in situation.hex_state(unit.hex).features()
+            if rulebook.hex_rules(feature).removed_when_occupant_leaves]
+
+
 def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: Hex | None = None) -> dict[str, Any]:
     """The ``/api/v1/move`` answer (adjudicator/API.md); with ``to``, also the ruling for that hex."""
     p = ruling.profile
@@ -784,6 +810,7 @@ def move_json(situation: Situation, rulebook: Rulebook, ruling: MoveRuling, to: 
         "why_not": [r.to_dict() for r in ruling.why_not],
         "notes": [r.to_dict() for r in ruling.notes],
         "reachable": [option_json(situation, o) for o in ruling.reachable],
+        "removed_on_leaving": removed_on_leaving(situation, rulebook, ruling.unit) if ruling.reachable else [],
         "unreachable": [{**hex_json(situation.board, h), "why": [r.to_dict() for r in why]}
                         for h, why in ruling.unreachable],
         **extra,

@@ -281,6 +281,35 @@ class DeckCount:
     section: Literal["left", "center", "right"] | None = None
 
 
+OrderSection = Literal["card", "chosen", "left", "center", "right"]
+"""Where an order group's units stand: the section shown on the card, the section the player
+chooses (Infantry Assault), or a named section, each named from the ordering player's own side."""
+
+
+@dataclass(frozen=True)
+class OrderGroup:
+    """One pool of units a command card orders (core ``ordering``): how many, and from where.
+
+    A unit on a hex straddling two sections may fill a group of either section, and is counted
+    once (engine ``orders``)."""
+
+    __pydantic_config__ = FORBID
+    count: int | Literal["all"]  # how many units; "all": every unit it admits
+    section: OrderSection | None = None  # None: anywhere on the board
+
+
+@dataclass(frozen=True)
+class RollOrder:
+    """What one die face rolled for the card orders (Their Finest Hour): a unit of these classes or
+    profiles (none listed: a unit of any kind)."""
+
+    __pydantic_config__ = FORBID
+    face: Face
+    unit_classes: tuple[UnitClass, ...] = ()
+    units: tuple[str, ...] = ()  # unit profile ids it orders besides those classes (Supply Truck: infantry)
+    excludes_units: tuple[str, ...] = ()  # unit profile ids of those classes it does not order
+
+
 @dataclass(frozen=True)
 class CardRules:
     """A command card."""
@@ -288,7 +317,19 @@ class CardRules:
     __pydantic_config__ = FORBID
     card_type: Literal["section", "tactic"] | None = None  # None: no bundled source says (Air Sortie)
     deck_counts: tuple[DeckCount, ...] = ()
-    orders: str = ""  # short statement of what it orders
+    # what it orders (engine/orders.py, which also words the card's order in one line from these)
+    order_groups: tuple[OrderGroup, ...] = ()  # empty: it orders no unit (Air Power, Barrage, Ambush)
+    fallback_units: int = 0  # units of any kind it orders where the side has none it orders by class
+    orders_adjacent_to_enemy: bool = False  # only units next to an enemy unit (Close Assault)
+    orders_weakened: bool = False  # only units that have lost figures (Medics & Mechanics)
+    roll_orders: tuple[RollOrder, ...] = ()  # the dice rolled decide what it orders (Their Finest Hour)
+    dice_per_card_in_hand: bool = False  # it rolls 1 die per command card in the player's hand, itself included
+    recovers_figures: bool = False  # the dice return lost figures to the unit first (Medics & Mechanics)
+    copies_last_card: bool = False  # it issues the order of the opponent's last command card (Counter-Attack)
+    mirrors_sections: bool = False  # ...with a flank card's section mirrored to the player's own flank
+    places_obstacle: str | None = None  # obstacle id placed on each ordered unit's hex (Dig In: sandbags)
+    reaction: bool = False  # played in the opponent's turn: the unit that battles with it is not ordered (Ambush)
+    orders_documented: bool = True  # False: no bundled source says what it orders (Air Sortie)
     orders_unit_classes: tuple[UnitClass, ...] = ()
     orders_units: tuple[str, ...] = ()  # unit profile ids it explicitly may order
     excludes_units: tuple[str, ...] = ()  # unit profile ids it may not order
@@ -350,6 +391,13 @@ class NationRules:
     second_close_assault_units: tuple[str, ...] = ()
     second_close_assault_ignores_terrain: bool = False
     not_for_units: tuple[str, ...] = ()  # unit profiles none of these rules apply to (snipers: BGA)
+    # Gung-Ho (US Marine Corps): when a scenario option names this entry, ``scenario_side``'s cards order
+    # ``extra_ordered_units`` more units: every section card, and the tactic cards that order between the
+    # two numbers of ``extra_units_tactic_range``; never the cards of ``extra_units_not_with``
+    scenario_side: Side | None = None
+    extra_ordered_units: int = 0
+    extra_units_tactic_range: tuple[int, int] | None = None
+    extra_units_not_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -436,12 +484,8 @@ DISPLAY_ONLY: dict[str, str] = {
     # "Class.field": why no ruling reads it. Every other structured field is read by the engine
     # (tests/test_dead_fields.py fails on a field that is neither read nor listed here).
     "DeckCount.deck": "deck make-up is shown on the card page; no ruling depends on how many cards a deck holds",
-    "DeckCount.section": "deck make-up is shown on the card page; no ruling depends on it",
-    "CardRules.card_type": "section or tactic is shown on the page and in the builder's card list; rulings read "
-                           "what the card orders, not its type",
+    # (DeckCount.section is display-only too, but the name-based scan sees OrderGroup.section read)
     "CardRules.deck_counts": "deck make-up is shown on the card page; no ruling depends on it",
-    "CardRules.on_the_move": "a situation does not say which ordered unit is one of the Breakthrough card's extra "
-                             "units 'on the move' (may move, never battle): the page states it for the referee",
     "CombatCardRules.deck": "which deck a combat card belongs to is shown on its page and in the builder",
     "CombatCardRules.special_action": "shown on the page and in the builder; rulings read the card's modifiers",
     "CombatCardRules.deck_size": "deck make-up is shown on the page; no ruling depends on it",

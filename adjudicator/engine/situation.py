@@ -88,6 +88,9 @@ class Unit:
     moved: int = 0
     moved_from: Hex | None = None  # where it started this turn's move, when the user says
     path: tuple[Hex, ...] = ()  # the hexes it moved through this turn, start first (empty: not given)
+    # turn state (core ``ordering``, ``battle``): ordered this turn (None: not said), battled this turn
+    ordered: bool | None = None
+    battled: bool = False
 
     @property
     def weakened(self) -> bool:
@@ -452,7 +455,7 @@ def parse_nation(value: Any, where: str, rulebook: Rulebook) -> str:
 
 
 UNIT_FIELDS = ("id", "side", "type", "row", "col", "figures", "start_figures", "nation", "badges", "moved",
-               "moved_from", "path")
+               "moved_from", "path", "ordered", "battled")
 """Every field of a unit the API defines; a stored copy keeps these and drops anything else."""
 HEX_FIELDS = ("row", "col", "terrain", "obstacle", "obstacles", "impassable", "owner")
 """Every field of a hex the API defines (add a new one here, or saves will drop it)."""
@@ -480,8 +483,17 @@ def _parse_unit(item: Any, where: str, board: Board, rulebook: Rulebook) -> Unit
     profile = resolve_profile(rulebook, unit_type, badges, nation)
     figures, start = _parse_figures(item, where, rulebook.unit(profile), nation)
     moved, moved_from, path = _parse_move(item, where, board, h)
+    ordered = _optional_bool(item.get("ordered"), f"{where}.ordered")
+    battled = bool(_optional_bool(item.get("battled"), f"{where}.battled"))
     return Unit(unit_id, side, unit_type, profile, h, figures, start, badges, nation, moved, moved_from,
-                path=path)
+                path=path, ordered=ordered, battled=battled)
+
+
+def _optional_bool(value: Any, where: str) -> bool | None:
+    """A unit's turn-state flag (``ordered``, ``battled``): true, false, or absent/null (not said)."""
+    if value is None or isinstance(value, bool):
+        return value
+    raise IllegalSituation(where, f"must be true or false, got {type(value).__name__}")
 
 
 def _parse_badges(value: Any, where: str, unit_type: str, rulebook: Rulebook) -> tuple[str, ...]:

@@ -79,10 +79,8 @@ MESSAGES: dict[str, str] = {
     "move.beyond_must_stop_leaving": "The way to {hex} leaves {terrain}, and a unit leaving it may move only to an "
                                      "adjacent hex",
     "move.cannot_battle_in": "{unit} cannot battle while in {terrain}",
-    "move.card_excludes": "{card} may not order {unit}",
     "move.card_lifts_terrain": "{card}: terrain movement restrictions do not apply to this move; impassable hexes, "
                                "other units and terrain battle restrictions still do",
-    "move.card_may_not_order": "{card} orders {orders}: check that it could order {unit}",
     "move.card_move_after_battle": "{card}: after its battle the unit may move up to {n:hex|hexes} again, without "
                                    "battling",
     "move.card_no_move": "The units {card} orders battle where they stand: they may not move",
@@ -233,8 +231,6 @@ MESSAGES: dict[str, str] = {
                                   "{fixed})",
     "battle.card_close_assault_only": "{card} is played for close assaults only; the target is {distance:hex|hexes} "
                                       "away",
-    "battle.card_excludes": "{card} may not order {unit}",
-    "battle.card_may_not_order": "{card} orders {orders}: check that it could order {unit}",
     "battle.card_move_and_battle": "{card}: the unit it orders may move up to {n:hex|hexes} and still battle",
     "battle.card_no_battle": "{card} orders {orders}: the units it orders do not battle",
     "battle.card_no_move": "{card}: the units it orders may not move, and {unit} moved {moved:hex|hexes}",
@@ -514,6 +510,69 @@ MESSAGES: dict[str, str] = {
     "score.won": "{army} have {n:medal|medals} of the {needed} they need and win",
     "score.won_both_at_count": "Both sides are at their count at once: {army} win, as it is their turn",
     "score.won_sudden_death": "{army} win at once by sudden death",
+    # -- a card's attack on a group (engine/card_group.py) --
+    "group.eliminated": "{unit} is eliminated before the next unit is rolled for",
+    "group.retreat_applied": "{unit} retreats to {to} before the next unit is rolled for",
+    "group.retreat_chosen": "{unit} may retreat to other hexes; the engine applied the retreat to {to} (give "
+                            "`retreat_to` for another)",
+    # -- movement (engine/movement.py) --
+    "move.removes_obstacle": "If {unit} leaves {at}, the {obstacle} there are removed",
+    # -- ordering (engine/orders.py) --
+    "order.already_placed": "{obstacle} already stand at {at}: none is added there",
+    "order.copies": "{card} issues the same order as {copied}, the opponent's last card",
+    "order.effect_as_usual": "Ordered units move and battle as their own rules say",
+    "order.effect_battles": "{card}: each ordered {kinds:or} unit may battle {n} times",
+    "order.effect_card_attack": "{card} orders no unit: the card itself attacks up to {n} enemy units",
+    "order.effect_close_assault_only": "{card}: ordered units battle only in close assault",
+    "order.effect_dice": "{card}: ordered units battle with {n:more die|more dice}{when}",
+    "order.effect_dice_fewer": "{card}: ordered units battle with {n:die|dice} fewer{when}",
+    "order.effect_dice_per_card": "{card}: roll 1 die for each command card in your hand, this one included",
+    "order.effect_ignores_terrain": "{card}: terrain movement restrictions do not apply to the ordered unit",
+    "order.effect_max_move": "{card}: ordered {kinds:or} units may move up to {n:hex|hexes}",
+    "order.effect_move_after_battle": "{card}: after its battle the unit may move again, up to {n:hex|hexes}",
+    "order.effect_move_and_battle": "{card}: ordered {kinds:or} units may move {n:hex|hexes} and still battle",
+    "order.effect_no_battle": "{card}: the ordered units do not battle",
+    "order.effect_no_move": "{card}: the ordered units do not move",
+    "order.effect_on_the_move": "{card}: {n:unit|units} On the Move from any section, which move as usual "
+                                "but may not battle this turn",
+    "order.effect_places": "{card}: {obstacle} go on each ordered unit's hex, except where some already stand",
+    "order.effect_reaction": "{card} is played in the opponent's turn, when he announces a close assault on "
+                             "one of your units: that unit battles first",
+    "order.effect_recovers": "{card}: each die showing the unit's symbol or a star returns 1 lost figure; "
+                             "the unit is then ordered",
+    "order.effect_undocumented": "What {card} orders is not in the bundled rules documents: the engine "
+                                 "cannot rule on it",
+    "order.enemy_unit": "{unit} is an enemy unit: a player orders only his own units",
+    "order.excluded": "{card} may never order a {kind}, so not {unit}",
+    "order.extra_unit": "{unit} may be ordered only as the extra unit of {nation}",
+    "order.fallback": "The {side} have no {kinds:or} unit{where}: {card} orders {n:unit|units} of their "
+                      "choice instead",
+    "order.gung_ho": "{nation}: {card} orders {n:unit|units} more, from any section",
+    "order.gung_ho_none": "{nation}: Gung-Ho adds no unit to {card}",
+    "order.mirrored": "{copied} was played on the opponent's {theirs} flank, which is your {ours}",
+    "order.needs_adjacent_enemy": "{card} orders only units next to an enemy unit; {unit} has none next to it",
+    "order.needs_no_adjacent_enemy": "{card} orders only units with no enemy next to them; {unit} is next to "
+                                     "{enemy}",
+    "order.needs_weakened": "{card} orders only a unit that has lost figures; {unit} has all its {n} figures",
+    "order.no_room": "{unit} would be one unit too many: {card} orders {pools} there",
+    "order.no_units": "{card} orders no unit",
+    "order.of_your_choice": "{unit} may be ordered only as the unit of your choice {card} gives",
+    "order.only_on_the_move": "{unit} is outside the card's section: {card} may order it only On the Move "
+                              "(it may not battle)",
+    "order.straddling": "{unit} is on a hex straddling the {sections} sections: it may be ordered from either",
+    "order.too_many": "{card} orders at most {n:unit|units} here; {chosen} were chosen",
+    "order.twice": "{unit} is chosen twice: a unit is ordered once",
+    "order.undocumented_unit": "No rules document gives the numbers of {unit}: the engine cannot order it",
+    "order.unknown_unit": "No unit {id} is on the board",
+    "order.wrong_class": "{card} orders {kinds:or} units, and you have some ({example}): it may not order {unit}",
+    "order.wrong_face": "A {face} rolled orders a {kinds:or} unit; {unit} is not one",
+    "order.wrong_section": "{unit} is in the {where} section: {card} orders units in the {section}",
+    # -- turn state (engine/orders.py) --
+    "turn.battled": "{unit} has already battled this turn: a unit battles once a turn",
+    "turn.battles_again": "{unit} may battle {n} times this turn with this card",
+    "turn.not_ordered": "{unit} was not ordered this turn: only ordered units move or battle",
+    "turn.on_the_move": "{unit} is outside the card's section, so {card} orders it only On the Move: it may "
+                        "move but not battle",
 }
 """Reason code -> English template."""
 

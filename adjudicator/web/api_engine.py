@@ -1,5 +1,5 @@
 """JSON API over the rules engine: ``POST /api/v1/<name>`` for every endpoint of
-``engine.api.ENDPOINTS`` (line of sight, battle, resolve, retreat, resupply, fire map, move, score) and
+``engine.api.ENDPOINTS`` (line of sight, battle, resolve, retreat, resupply, fire map, move, score, order) and
 the OpenAPI document of the whole API (adjudicator/API.md).
 
 Thin: check the HTTP body, then run the endpoint's pure function in ``engine.api``, the same one
@@ -37,6 +37,13 @@ for _name in ENDPOINTS:
 def score_view() -> Any:
     """Each side's medals with their rules, what each needs, and the winner (``engine.score``)."""
     return engine_answer("score", json_body())
+
+
+@bp.post("/order")
+def order_view() -> Any:
+    """Which units a command card may order, in which section, and what the order lets them do
+    (engine ``orders``, core ``ordering``)."""
+    return engine_answer("order", json_body())
 
 
 @bp.get("/openapi.json")

@@ -16,7 +16,9 @@ from flask import current_app, url_for
 
 from adjudicator.config import current
 from adjudicator.content.loader import Catalogue
+from adjudicator.engine.api import needs_section
 from adjudicator.engine.geometry import BOARDS, Board
+from adjudicator.engine.orders import order_summary
 from adjudicator.engine.rulebook import (
     BadgeRules,
     CardRules,
@@ -155,7 +157,11 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                 })
             if isinstance(rules, CardRules):
                 # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
-                cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice)})
+                # What "Play a card" asks before /api/v1/order can answer: a section (the card's, or one
+                # chosen), the card Counter-Attack copies, the dice Their Finest Hour rolls.
+                cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice),
+                              "section": needs_section(rb, entry.id), "copies": rules.copies_last_card,
+                              "rolls": bool(rules.roll_orders), "orders": order_summary(rb, entry.id)})
             if isinstance(rules, CombatCardRules):
                 combat_cards.append({**base, "deck": rules.deck, "special_action": rules.special_action})
             if isinstance(rules, NationRules):
@@ -259,6 +265,12 @@ def _example_state(data: dict[str, Any]) -> dict[str, Any]:
     elif endpoint == "move":
         state["select"] = req.get("unit")
         state.update({k: req[k] for k in ("card", "combat_card") if k in req})
+    elif endpoint == "order":  # the card played, and the units of the selection marked ordered
+        state["card"] = req.get("card")
+        state["play"] = {k: req[k] for k in ("side", "section", "copied_card", "rolled") if k in req}
+        chosen = set(req.get("selection") or [])
+        state["units"] = [{**u, "ordered": True} if isinstance(u, dict) and u.get("id") in chosen else u
+                          for u in units]
     state["title"] = str(data.get("title") or "")
     return {k: v for k, v in state.items() if v is not None}
 
@@ -277,6 +289,7 @@ def page_data() -> dict[str, Any]:
             "retreat": "/api/v1/retreat", "resupply": "/api/v1/resupply",
             "move": "/api/v1/move", "resolve": "/api/v1/resolve", "fire_map": "/api/v1/fire-map",
             "score": "/api/v1/score",
+            "order": "/api/v1/order",
             "save": url_for("situations.save"), "import_m44": url_for("m44.import_scenario"),
         },
     }

@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
-from adjudicator.engine.api import MAX_CARD_LENGTH, MAX_FLAGS
+from adjudicator.engine.api import MAX_CARD_LENGTH, MAX_FLAGS, MAX_GROUP
 from adjudicator.engine.card_attack import MAX_TARGETS_GIVEN
 from adjudicator.engine.fire_map import MAX_PAIRS
-from adjudicator.engine.geometry import BOARDS
+from adjudicator.engine.geometry import BOARDS, SECTIONS
 from adjudicator.engine.hits import die_faces
+from adjudicator.engine.orders import card_rules
 from adjudicator.engine.resolve import MAX_ROLLED, VACATED
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.score import WHEN
@@ -145,6 +146,10 @@ def situation_schema(rulebook: Rulebook) -> dict[str, Any]:
                         "path": {"type": "array", "minItems": 1, "maxItems": MAX_MOVED + 1, "items": _hex_request(),
                                  **NULLABLE, "description": "hexes it moved through this turn, start first, ending "
                                                             "on its hex; `moved` is derived from it"},
+                        "ordered": {"type": "boolean", **NULLABLE, "description": "ordered this turn (absent: not "
+                                    "said); a unit not ordered may not move or battle"},
+                        "battled": {"type": "boolean", **NULLABLE, "description": "battled this turn: a second "
+                                    "battle needs a rule that gives one"},
                     },
                 },
             },
@@ -443,6 +448,9 @@ RESOLVE_RESPONSE: Schema = {
                                          "winner": {"type": "string", **NULLABLE},
                                          "game_over": {"type": "boolean"},
                                          "changes": {"type": "array", "items": REASON}}}}}},
+        "sequence": {"type": "array", "items": {"type": "object"}, "description": (
+            "a card's group rolled unit by unit: each unit's resolution on the board the earlier ones left, with "
+            "`applied` (what was put on the board before the next roll) and `moved_to`")},
         "battle_back": {"type": "object", **NULLABLE, "required": ["unit", "targets", "dice", "open", "rule", "code",
                                                                     "params", "text"],
                         "properties": {"unit": {"type": "string"}, "targets": {"type": "array",
@@ -501,9 +509,52 @@ MOVE_RESPONSE: Schema = {
             "type": "object", "required": ["row", "col", "why"],
             "properties": {**HEX["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
         "why_not": {"type": "array", "items": REASON}, "notes": {"type": "array", "items": REASON},
+        "removed_on_leaving": {"type": "array", "items": {
+            "type": "object", "required": ["row", "col", "obstacle"],
+            "properties": {**HEX["properties"], "hex": {"type": "string"}, "obstacle": {"type": "string"}}},
+            "description": "obstacles taken off the unit's hex when it moves away (sandbags)"},
         "to": {"type": "object", "required": ["reachable", "row", "col", "why"],
                "properties": {**MOVE_OPTION["properties"], "reachable": {"type": "boolean"},
                               "path": {"type": "array", "items": HEX}}},
+    },
+}
+ORDER_UNIT: Schema = {"type": "object", "required": ["unit", "sections", "why"],
+              "properties": {"unit": {"type": "string"},
+                             "sections": {"type": "array", "items": {"type": "string", "enum": list(SECTIONS)}},
+                             "why": {"type": "array", "items": REASON}}}
+ORDER_RESPONSE: Schema = {
+    "type": "object",
+    "required": ["card", "side", "section", "max_units", "groups", "orderable", "not_orderable", "effects"],
+    "properties": {
+        "card": {"type": "string"}, "side": {"type": "string", "enum": list(SIDES)},
+        "section": {"type": "string", "enum": [*SECTIONS, None], **NULLABLE},
+        "orders": {"type": "string", "description": "the card's order in one line"},
+        "copied_card": {"type": "object", "properties": {"card": {"type": "string"},
+                                                         "section": {"type": "string", **NULLABLE}}},
+        "rolled": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        "max_units": {"type": "integer", "minimum": 0},
+        "groups": {"type": "array", "items": {
+            "type": "object", "required": ["section", "max", "units", "rule"],
+            "properties": {"section": {"type": "string", "enum": [*SECTIONS, None], **NULLABLE},
+                           "max": {"type": "integer", "minimum": 0},
+                           "units": {"type": "array", "items": {"type": "string"}},
+                           "rule": {"type": "string"}, "label": {"type": "string"},
+                           "on_the_move": {"type": "boolean"}, "face": {"type": "string"},
+                           "fallback": {"type": "boolean"}, "all": {"type": "boolean"}}}},
+        "orderable": {"type": "array", "items": ORDER_UNIT},
+        "not_orderable": {"type": "array", "items": {**ORDER_UNIT, "properties": {
+            **ORDER_UNIT["properties"], "why": {"type": "array", "items": REASON, "minItems": 1}}}},
+        "effects": {"type": "array", "items": REASON},
+        "selection": {"type": "object", "required": ["legal", "why_not"],
+                      "properties": {"units": {"type": "array", "items": {"type": "string"}},
+                                     "legal": {"type": "boolean"}, "why_not": {"type": "array", "items": REASON},
+                                     "groups": {"type": "object", "additionalProperties": {"type": "string"}},
+                                     "notes": {"type": "array", "items": REASON}}},
+        "obstacles_placed": {"type": "array", "items": {
+            "type": "object", "required": ["unit", "row", "col", "obstacle", "owner"],
+            "properties": {"unit": {"type": "string"}, "row": {"type": "integer"}, "col": {"type": "integer"},
+                           "hex": {"type": "string"}, "obstacle": {"type": "string"},
+                           "owner": {"type": "string", "enum": list(SIDES)}}}},
     },
 }
 RESUPPLY_RESPONSE: Schema = {
@@ -666,6 +717,10 @@ def _paths() -> dict[str, Any]:
             "Every battle between enemy units as things stand", "FireMapRequest", "FireMap",
             "Each entry is the /battle ruling for that pair; pairs beyond the attacker's longest range are "
             "only counted."),
+        "/api/v1/order": _post(
+            "Which units a command card may order, and what the order lets them do", "OrderRequest", "Order",
+            "Pools by section (straddling hexes in both), the most units, why each other unit may not be "
+            "ordered, the order's effects, and whether a proposed selection is legal."),
         "/api/v1/resupply": _post(
             "Whom a supply vehicle may re-supply", "ResupplyRequest", "Resupply",
             "Half-Tracks and Supply Trucks hand figures to adjacent weakened units when the situation's rules "
@@ -718,10 +773,40 @@ def _card_fields(rulebook: Rulebook) -> dict[str, Any]:
     }
 
 
+def _play_fields(rulebook: Rulebook) -> dict[str, Any]:
+    """How the card was played, as ``/order`` and the endpoints the card drives take it: its
+    ``section``, the card Counter-Attack copies, and the scenario's options and hand sizes."""
+    # the card copied is any but one that copies a card itself (Counter-Attack copies a card, not a copy)
+    copyable = [c for c in _ids(rulebook, "command_card") if not card_rules(rulebook, c).copies_last_card]
+    section = {"type": "string", "enum": [*SECTIONS, None], **NULLABLE}
+    return {
+        "section": {**section, "description": "the card's section (or the one chosen), named from the ordering "
+                                              "player's own side"},
+        "copied_card": {"type": "object", **NULLABLE, "required": ["card"],
+                        "description": "Counter-Attack: the opponent's last card, with its section as he played it",
+                        "properties": {"card": {"type": "string", "maxLength": MAX_CARD_LENGTH,
+                                                **({"enum": copyable} if copyable else {})},
+                                       "section": section}},
+        # the whole scenario as /score describes it; ordering reads its `options` (`us_marine_corps`)
+        # and `cards` (hand sizes)
+        "scenario": scenario_properties(rulebook)["scenario"],
+    }
+
+
+def _roll(rulebook: Rulebook) -> dict[str, Any]:
+    """The faces rolled, as ``/resolve`` and ``/order`` (Their Finest Hour) take them."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
+                           for face in die_faces(rulebook)}}
+
+
 def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
     """What each request accepts: the situation plus the fields of its endpoint."""
     situation = situation_schema(rulebook)
     cards = _card_fields(rulebook)
+    play = _play_fields(rulebook)
+    roll = _roll(rulebook)
+    commands = _ids(rulebook, "command_card")
     unit_ref = {"type": "string", "minLength": 1, "maxLength": MAX_ID_LENGTH,
                 "description": "the id of a unit of the situation"}
     return {
@@ -742,7 +827,7 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "target": unit_ref,
             "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
-            **cards,
+            **cards, **play,
             "overrun_battle": {"type": "boolean", **NULLABLE,
                                "description": "the battle is itself an armor overrun"},
         }),
@@ -759,17 +844,21 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
             "target": unit_ref,
             "targets": {"type": "array", "maxItems": MAX_TARGETS_GIVEN, "items": unit_ref,
                         "description": "card attacks: the other units of the group (Air Power)"},
-            **cards,
+            **cards, **play,
             "overrun_battle": {"type": "boolean", **NULLABLE,
                                "description": "the battle is itself an armor overrun"},
-            "rolled": {"type": "object", "additionalProperties": False,
-                       "description": "how many dice showed each face; they must add up to the battle's dice",
-                       "properties": {face: {"type": "integer", "minimum": 0, "maximum": MAX_ROLLED}
-                                      for face in die_faces(rulebook)}},
+            "rolled": {"oneOf": [roll, {"type": "array", "minItems": 1, "maxItems": MAX_GROUP, "items": roll,
+                                        "description": "a card's group (Air Power): one roll per unit, in the "
+                                                       "order `target`, `targets`"}],
+                       "description": "how many dice showed each face; they must add up to the battle's dice"},
+            "retreat_to": {"type": "array", "maxItems": MAX_GROUP, **NULLABLE, "items": {**_hex_request(), **NULLABLE},
+                           "description": "a card's group: where each unit's retreat ends (the owner's choice)"},
         }),
         "FireMapRequest": _with(situation, [], {
             "unit": {**unit_ref, **NULLABLE, "description": "only the battles this unit makes or suffers"},
-            **cards,
+            **cards, **play,
+            "side": {"type": "string", "enum": [*SIDES, None], **NULLABLE,
+                     "description": "the side playing the card: the other side's battles are ruled without it"},
         }),
         "ResupplyRequest": _with(situation, ["supplier"], {"supplier": unit_ref}),
         "ScoreRequest": _with(situation, [], {
@@ -784,9 +873,18 @@ def _request_schemas(rulebook: Rulebook) -> dict[str, Any]:
                        "properties": {side: {"type": "integer", "minimum": 0, "maximum": MAX_MEDALS, **NULLABLE}
                                       for side in SIDES}},
         }),
+        "OrderRequest": _with(situation, ["side", "card"], {
+            "side": {"type": "string", "enum": list(SIDES), "description": "the player ordering"},
+            "card": {"type": "string", "maxLength": MAX_CARD_LENGTH, **({"enum": commands} if commands else {})},
+            **play,
+            "rolled": {**roll, **NULLABLE,
+                       "description": "Their Finest Hour: the faces rolled (1 die per card in hand)"},
+            "selection": {"type": "array", "maxItems": MAX_UNITS, "items": unit_ref, **NULLABLE,
+                          "description": "the units the player proposes to order"},
+        }),
         "MoveRequest": _with(situation, ["unit"], {
             "unit": unit_ref,
-            **cards,
+            **cards, **play,
             "after_battle": {"type": "boolean", **NULLABLE,
                              "description": "the second move a card such as Behind Enemy Lines gives"},
             "to": {**_hex_request(), **NULLABLE, "description": "also rule on this one destination"},
@@ -848,6 +946,7 @@ def _response_schemas() -> dict[str, Any]:
         },
         "LineOfSight": LOS_RESPONSE,
         "Battle": BATTLE_RESPONSE,
+        "Order": ORDER_RESPONSE,
         "Retreat": RETREAT_RESPONSE,
         "Resupply": RESUPPLY_RESPONSE,
         "Resolve": RESOLVE_RESPONSE,

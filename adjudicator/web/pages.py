@@ -10,10 +10,11 @@ from markupsafe import Markup, escape
 from sqlmodel import col, select
 
 from adjudicator.content.documents import KIND_LABELS
-from adjudicator.content.facts import describe
+from adjudicator.content.facts import FactRow, describe
 from adjudicator.db import get_session
+from adjudicator.engine.orders import order_summary
 from adjudicator.models import CrossRef, EntryRow
-from adjudicator.web.context import current_catalogue
+from adjudicator.web.context import current_catalogue, current_rulebook
 
 bp = Blueprint("pages", __name__)
 
@@ -89,6 +90,19 @@ def entry(kind: str, entry_id: str) -> Any:
     return cache[key]
 
 
+ORDER_FIELDS = ("order_groups", "roll_orders", "copies_last_card", "reaction", "fixed_dice", "orders_documented")
+"""The fields that say what a command card orders, in the order the one-line summary leans on them."""
+
+
+def order_row(kind: str, entry_id: str, facts: dict[str, Any]) -> list[FactRow]:
+    """A command card's order in one line, worded by the engine from its fields (``order_summary``),
+    cited as the field it rests on."""
+    key = next((f for f in ORDER_FIELDS if f in facts and facts[f] not in (None, [], {})), None)
+    if kind != "command_card" or key is None or entry_id not in current_rulebook().kinds:
+        return []
+    return [FactRow(key, "Orders", escape(order_summary(current_rulebook(), entry_id)))]
+
+
 def render_entry(kind: str, entry_id: str) -> str:
     session = get_session()
     row = session.get(EntryRow, entry_id)
@@ -107,7 +121,7 @@ def render_entry(kind: str, entry_id: str) -> str:
     return render_template(
         "entry.html",
         row=row,
-        facts=describe(row.facts, entry_link),
+        facts=[*order_row(row.kind, entry_id, row.facts), *describe(row.facts, entry_link)],
         sources=catalogue.entries[entry_id].meta.sources,
         terms=catalogue.entries[entry_id].meta.terms,
         citations=catalogue.citations[entry_id],

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine import api
 from adjudicator.engine.api import MAX_CARD_LENGTH
-from adjudicator.engine.situation import HEX_FIELDS, UNIT_FIELDS
+from adjudicator.engine.resolve import parse_rolled
+from adjudicator.engine.situation import HEX_FIELDS, SIDES, UNIT_FIELDS
 from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, situation_from
 
 SITUATION_FIELDS = ("board", "face", "bottom_side", "rules", "hexes", "units", "scenario", "casualties", "exited")
-SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title")
+SELECTION_FIELDS = ("attacker", "target", "card", "combat_card", "overrun_battle", "flags", "title", "play")
 MAX_SAVED_BYTES = 32 * 1024
 """A saved situation's JSON is capped at 32 KB: a full Overlord scenario fits (about 20 KB), a
 flood of junk does not."""
@@ -64,6 +66,8 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if isinstance(flags, bool) or not isinstance(flags, int) or not 1 <= flags <= MAX_SAVED_FLAGS:
             raise ApiError(f"`flags` must be a whole number from 1 to {MAX_SAVED_FLAGS}", field="flags")
         document["flags"] = flags
+    if data.get("play") is not None:
+        document["play"] = _play(data["play"])
     if data.get("title") is not None:
         title = data["title"]
         if not isinstance(title, str) or len(title) > MAX_TITLE:
@@ -71,6 +75,41 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         if title.strip():
             document["title"] = title.strip()
     return document
+
+
+def _play(value: Any) -> dict[str, Any]:
+    """How the card was played ("Play a card"): the side ordering, the section, the card a
+    Counter-Attack copies and the dice rolled for Their Finest Hour, each checked as ``/order``
+    checks it; the units ordered are marked on the units themselves (``ordered``)."""
+    if not isinstance(value, dict) or set(value) - {"side", "section", "copied_card", "rolled"}:
+        raise ApiError("`play` must be an object with side, section, copied_card and rolled", field="play")
+    play: dict[str, Any] = {}
+    if value.get("side") is not None:
+        if value["side"] not in SIDES:
+            raise ApiError(f"`play.side` must be one of {', '.join(SIDES)}", field="play.side")
+        play["side"] = value["side"]
+    try:
+        section = api.section_of(value.get("section"), "play.section")
+        if section:
+            play["section"] = section
+        if value.get("copied_card") is not None:
+            copied = value["copied_card"]
+            if not isinstance(copied, dict):
+                raise api.RequestError("play.copied_card", '`play.copied_card` must be like {"card": "attack"}')
+            card = api.card_of({"play.copied_card.card": copied.get("card")}, "play.copied_card.card",
+                               "command_card", current_rulebook())
+            if card is None:
+                raise api.RequestError("play.copied_card.card", "`play.copied_card.card` is required")
+            play["copied_card"] = {"card": card}
+            copied_section = api.section_of(copied.get("section"), "play.copied_card.section")
+            if copied_section:
+                play["copied_card"]["section"] = copied_section
+        if value.get("rolled") is not None:
+            rolled = api.engine_call(lambda: parse_rolled(value["rolled"], current_rulebook()))
+            play["rolled"] = {face: n for face, n in rolled.items() if n}
+    except api.RequestError as exc:
+        raise ApiError(exc.message, field="play.rolled" if exc.field == "rolled" else exc.field) from None
+    return play
 
 
 def _known_fields(items: Any, fields: tuple[str, ...]) -> Any:

@@ -10,7 +10,7 @@
 
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
-import {hexDistance, situationDoc} from './builder-state.js';
+import {hexDistance, playFields, rulingDoc} from './builder-state.js';
 
 export class FireMap {
   constructor(api, onChange) {
@@ -28,8 +28,9 @@ export class FireMap {
       if (this.unit) { this.unit = null; this.answer = null; this.key = null; this.controller?.abort(); }
       return;
     }
-    const body = {...situationDoc(state), unit: unit.id};
-    if (state.card) body.card = state.card;
+    const body = {...rulingDoc(state), unit: unit.id};
+    if (state.card) Object.assign(body, {card: state.card, ...playFields(state)});
+    if (state.card && state.play?.side) body.side = state.play.side; // the other side's fire is ruled without it
     if (state.combat_card) body.combat_card = state.combat_card;
     const k = JSON.stringify(body);
     if (k === this.key) return;

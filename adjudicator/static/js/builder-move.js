@@ -6,13 +6,13 @@
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
 import {hexLabel} from './builder-results.js';
-import {key, situationDoc} from './builder-state.js';
+import {key, playFields, rulingDoc} from './builder-state.js';
 import {hint, message} from './builder-view.js';
 
 /** The /move request for a unit. A unit that already moved this turn is asked about from the
  * start of its path, so "Move" again re-plans the whole move rather than adding to it. */
 export function moveRequest(state, unit) {
-  const doc = situationDoc(state);
+  const doc = rulingDoc(state);
   const item = doc.units.find((u) => u.id === unit.id);
   if (item && unit.path) {
     item.row = unit.path[0].row;
@@ -20,7 +20,7 @@ export function moveRequest(state, unit) {
   }
   if (item) { delete item.path; delete item.moved; }
   const body = {...doc, unit: unit.id};
-  if (state.card) body.card = state.card;
+  if (state.card) Object.assign(body, {card: state.card, ...playFields(state)});
   if (state.combat_card) body.combat_card = state.combat_card;
   return body;
 }

@@ -8,8 +8,8 @@ import {moveOverlay, trails} from './builder-move.js';
 import {situationDoc} from './builder-state.js';
 
 export class Overlay {
-  constructor({store, content, board, roll, fire, score}) {
-    Object.assign(this, {store, content, board, roll, fire, score});
+  constructor({store, content, board, roll, fire, score, orders}) {
+    Object.assign(this, {store, content, board, roll, fire, score, orders});
   }
 
   draw() {
@@ -40,7 +40,7 @@ export class Overlay {
       under: [...this.score.overlay(board), ...trails(board, state.units),
         ...(moving ? moveOverlay(board, ui.move) : []),
         ...(showFire ? fire.sightShading(board, selected, selected && this.content.reach(selected)) : [])],
-      extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : [])],
+      extra: [...rolled.parts, ...(showFire ? fire.overlay(board, state) : []), ...this.orders.overlay(board)],
       tags: showFire ? fire.tags(board, state) : [],
     });
   }

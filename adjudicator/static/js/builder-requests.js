@@ -7,7 +7,7 @@
 // a situation that has since changed is never shown.
 
 import {postJSON} from './builder-api.js';
-import {situationDoc} from './builder-state.js';
+import {playFields, rulingDoc, situationDoc} from './builder-state.js';
 
 export class Requests {
   /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {ruling, …}. */
@@ -39,8 +39,8 @@ export class Requests {
     const jobs = {};
     if (attacker && target) {
       const alone = store.cardAttacksAlone();
-      const battle = {...doc, attacker: alone ? null : attacker.id, target: target.id};
-      if (state.card) battle.card = state.card;
+      const battle = {...rulingDoc(state), attacker: alone ? null : attacker.id, target: target.id};
+      if (state.card) Object.assign(battle, {card: state.card, ...playFields(state)});
       if (state.combat_card) battle.combat_card = state.combat_card;
       if (state.overrun_battle) battle.overrun_battle = true;
       jobs.battle = postJSON(api.battle, battle, signal);

@@ -7,7 +7,7 @@
 import {postJSON} from './builder-api.js';
 import {h, s} from './builder-dom.js';
 import {faceIcon} from './builder-results.js';
-import {situationDoc} from './builder-state.js';
+import {playFields, rulingDoc} from './builder-state.js';
 import {bringIntoView} from './builder-view.js';
 
 export const FACES = ['infantry', 'armor', 'grenade', 'star', 'flag'];
@@ -15,8 +15,8 @@ export const FACES = ['infantry', 'armor', 'grenade', 'star', 'flag'];
 /** The /battle fields of the current selection, the base of the /resolve request. A card that
  * attacks by itself (Air Power, Barrage: ``attacksAlone``) is sent with no attacker. */
 export function battleBody(state, attacksAlone = false) {
-  const body = {...situationDoc(state), attacker: attacksAlone ? null : state.attacker, target: state.target};
-  if (state.card) body.card = state.card;
+  const body = {...rulingDoc(state), attacker: attacksAlone ? null : state.attacker, target: state.target};
+  if (state.card) Object.assign(body, {card: state.card, ...playFields(state)});
   if (state.combat_card) body.combat_card = state.combat_card;
   if (state.overrun_battle) body.overrun_battle = true;
   return body;

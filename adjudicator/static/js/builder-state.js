@@ -11,17 +11,21 @@
 //    "s": bottom side      (omitted: "allies"),
 //    "r": [rule ids],
 //    "h": [[row, col, terrain, obstacle, owner]]                     trailing "" trimmed,
-//    "u": [[id, side, type, row, col, figures, start, badges, nation, moved, path]]
+//    "u": [[id, side, type, row, col, figures, start, badges, nation, moved, path, turn]]
 //         start 0 = the type's standard count, badges joined with "+", path (the hexes moved
-//         through this turn, start first) as "row.col" joined with "_", "" / 0 trimmed at the end,
+//         through this turn, start first) as "row.col" joined with "_", turn: "o" ordered this
+//         turn, "n" not ordered, then "b" when it battled ("ob"), "" / 0 trimmed at the end,
 //    "a": attacker id, "t": target id, "c": command card, "k": combat card, "f": retreat flags,
 //    "o": 1 when the battle is an armor overrun, "n": title,
-//    "x": {"scenario", "casualties", "exited"} as the API takes them, when the situation has any}
+//    "x": {"scenario", "casualties", "exited"} as the API takes them, when the situation has any
+//    "p": the card played ("Play a card"): {"d": side, "x": section, "c": [copied card, its section],
+//         "r": {face: dice rolled}}}
 // Everything is decoded defensively: a damaged link gives a clear message, never a broken page.
 
 export const EMPTY = Object.freeze({
   board: 'standard', face: null, bottom_side: 'allies', rules: [], hexes: [], units: [],
   attacker: null, target: null, card: null, combat_card: null, overrun_battle: false, flags: 1, title: '',
+  play: null,
 });
 
 export const key = (row, col) => `${row},${col}`;
@@ -48,6 +52,9 @@ export function newState(from = EMPTY) {
     scenario: from.scenario && typeof from.scenario === 'object' ? structuredClone(from.scenario) : null,
     casualties: Array.isArray(from.casualties) ? structuredClone(from.casualties) : [],
     exited: Array.isArray(from.exited) ? structuredClone(from.exited) : [],
+    // How the card was played (builder-orders.js): the side ordering, its section, the card a
+    // Counter-Attack copies, the dice Their Finest Hour rolled; null: no card played for a side.
+    play: cleanPlay(from.play),
   };
   for (const item of from.hexes || []) {
     if (!item || typeof item !== 'object') continue;
@@ -61,6 +68,8 @@ export function newState(from = EMPTY) {
       figures: u.figures, start_figures: u.start_figures ?? null,
       badges: Array.isArray(u.badges) ? [...u.badges] : [], nation: u.nation || null, moved: u.moved || 0,
       path: cleanPath(u.path),
+      // turn state: ordered this turn (null: not said), battled this turn
+      ordered: typeof u.ordered === 'boolean' ? u.ordered : null, battled: u.battled === true,
     });
   }
   return state;
@@ -73,6 +82,24 @@ function cleanPath(path) {
   const out = path.filter((p) => p && Number.isInteger(p.row) && Number.isInteger(p.col)).map((p) => ({row: p.row,
     col: p.col}));
   return out.length === path.length ? out : null;
+}
+
+/** A play as the state keeps it: only the fields /api/v1/order reads, each of the right shape. */
+function cleanPlay(play) {
+  if (!play || typeof play !== 'object' || !['allies', 'axis'].includes(play.side)) return null;
+  const out = {side: play.side};
+  if (['left', 'center', 'right'].includes(play.section)) out.section = play.section;
+  const copied = play.copied_card;
+  if (copied && typeof copied === 'object' && typeof copied.card === 'string') {
+    out.copied_card = {card: copied.card};
+    if (['left', 'center', 'right'].includes(copied.section)) out.copied_card.section = copied.section;
+  }
+  if (play.rolled && typeof play.rolled === 'object') {
+    const rolled = Object.fromEntries(Object.entries(play.rolled)
+      .filter(([, n]) => Number.isInteger(n) && n > 0 && n <= 12));
+    if (Object.keys(rolled).length) out.rolled = rolled;
+  }
+  return out;
 }
 
 /** The situation document for the API. */
@@ -96,6 +123,8 @@ export function situationDoc(state) {
     // A path says how the unit moved: the engine derives `moved` from it.
     if (u.path) out.path = u.path.map((p) => ({row: p.row, col: p.col}));
     else if (u.moved) out.moved = u.moved;
+    if (typeof u.ordered === 'boolean') out.ordered = u.ordered;
+    if (u.battled) out.battled = true;
     return out;
   });
   const doc = {board: state.board, bottom_side: state.bottom_side, hexes, units};
@@ -114,7 +143,53 @@ export function savedDoc(state) {
   if (state.overrun_battle) doc.overrun_battle = true;
   if (state.flags && state.flags !== 1) doc.flags = state.flags;
   if (state.title.trim()) doc.title = state.title.trim();
+  if (state.play) doc.play = state.play;
   return doc;
+}
+
+// -- the card played (builder-orders.js) ---------------------------------------------------------
+
+/** The /api/v1/order request for the card played, with the units ordered so far as its
+ * selection; null when no card is played for a side. */
+export function orderRequest(state) {
+  if (!state.play || !state.card) return null;
+  const selection = state.units.filter((u) => u.ordered && u.side === state.play.side).map((u) => u.id);
+  return {...situationDoc(state), card: state.card, ...state.play, selection};
+}
+
+/** How the card was played, for the rulings the card drives (/battle, /move, /fire-map). */
+export function playFields(state) {
+  if (!state.play || !state.card) return {};
+  const out = {};
+  if (state.play.section) out.section = state.play.section;
+  if (state.play.copied_card) out.copied_card = state.play.copied_card;
+  return out;
+}
+
+/** The situation for a ruling under the card played: once the side playing it has ordered a unit,
+ * its other units were not ordered this turn (core `ordering`: only ordered units act). */
+export function rulingDoc(state) {
+  const doc = situationDoc(state);
+  const side = state.card ? state.play?.side : null;
+  if (side && state.units.some((u) => u.side === side && u.ordered)) {
+    for (const u of doc.units) if (u.side === side && u.ordered !== true) u.ordered = false;
+  }
+  return doc;
+}
+
+/** "Play a card": the side ordering and how the card is played (null: no card played). */
+export function setPlay(state, play) {
+  state.play = cleanPlay(play);
+}
+
+/** A unit ordered this turn, or its order taken back. */
+export function setOrdered(state, unit, on) {
+  unit.ordered = on ? true : null;
+}
+
+/** Every order taken back (a new card, a new section). */
+export function clearOrders(state) {
+  for (const u of state.units) u.ordered = null;
 }
 
 function trim(list, empties) {
@@ -136,7 +211,8 @@ export function compact(state) {
   if (doc.units.length) {
     c.u = doc.units.map((u) => trim([u.id, u.side, u.type, u.row, u.col, u.figures, u.start_figures || 0,
       (u.badges || []).join('+'), u.nation || '', u.moved || 0,
-      (u.path || []).map((p) => `${p.row}.${p.col}`).join('_')], ['', 0]));
+      (u.path || []).map((p) => `${p.row}.${p.col}`).join('_'),
+      `${u.ordered === true ? 'o' : u.ordered === false ? 'n' : ''}${u.battled ? 'b' : ''}`], ['', 0]));
   }
   if (state.attacker) c.a = state.attacker;
   if (state.target) c.t = state.target;
@@ -147,6 +223,13 @@ export function compact(state) {
   if (state.title.trim()) c.n = state.title.trim();
   const scored = Object.fromEntries(['scenario', 'casualties', 'exited'].filter((k) => doc[k]).map((k) => [k, doc[k]]));
   if (Object.keys(scored).length) c.x = scored;
+  if (state.play) {
+    const {side, section, copied_card: copied, rolled} = state.play;
+    c.p = {d: side};
+    if (section) c.p.x = section;
+    if (copied) c.p.c = copied.section ? [copied.card, copied.section] : [copied.card];
+    if (rolled) c.p.r = rolled;
+  }
   return c;
 }
 
@@ -161,7 +244,7 @@ export function expand(c) {
     hexes: list(c.h).filter(Array.isArray).map(([row, col, terrain, obstacle, owner]) => ({row, col, terrain,
       obstacle, owner})),
     units: list(c.u).filter(Array.isArray).map(([id, side, type, row, col, figures, start, badges, nation, moved,
-      path]) => ({
+      path, turn]) => ({
       id, side, type, row, col, figures,
       start_figures: start || null,
       badges: badges ? String(badges).split('+').filter(Boolean) : [],
@@ -170,12 +253,16 @@ export function expand(c) {
         const [r, c2] = p.split('.').map(Number); return {row: r,
           col: c2};
       }) : null,
+      ordered: String(turn || '').includes('o') ? true : String(turn || '').includes('n') ? false : null,
+      battled: String(turn || '').includes('b'),
     })),
     attacker: c.a || null, target: c.t || null, card: c.c || null, combat_card: c.k || null,
     overrun_battle: c.o === 1,
     flags: c.f || 1, title: c.n || '',
     ...(c.x && typeof c.x === 'object' ? {scenario: c.x.scenario || null, casualties: list(c.x.casualties),
       exited: list(c.x.exited)} : {}),
+    play: c.p && typeof c.p === 'object' ? {side: c.p.d, section: c.p.x,
+      copied_card: Array.isArray(c.p.c) ? {card: c.p.c[0], section: c.p.c[1]} : undefined, rolled: c.p.r} : null,
   };
 }
 

@@ -9,7 +9,9 @@
 // through unitEdited().
 
 import {settleFigures} from './builder-controls.js';
-import {EMPTY, hexDistance, key, newState, nextUnitId, unitAt, unitById} from './builder-state.js';
+import {
+  EMPTY, clearOrders, hexDistance, key, newState, nextUnitId, setOrdered, setPlay, unitAt, unitById,
+} from './builder-state.js';
 
 /** The situation fields set from the page's controls (builder-settings.js) by name. */
 const FIELDS = new Set(['bottom_side', 'face', 'card', 'combat_card', 'overrun_battle', 'title']);
@@ -302,6 +304,16 @@ export class Store {
     this.#state.target = target;
     this.#state.overrun_battle = overrun;
   }
+
+  // -- the card played (builder-orders.js) ---------------------------------------------------
+  /** "Play a card": the side ordering and how the card is played; null: no card played. */
+  setPlay(play) { setPlay(this.#state, play); }
+
+  /** A unit ordered this turn, or its order taken back. */
+  setOrdered(unit, on) { setOrdered(this.#state, unit, on); }
+
+  /** Every order taken back (another card, another section). */
+  clearOrders() { clearOrders(this.#state); }
 
   // -- the view -------------------------------------------------------------------------------
   /** Open the sheet of a hex (null closes it); the unit form and the unfolded ruling close. */

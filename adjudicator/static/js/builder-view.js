@@ -48,8 +48,8 @@ export function bringIntoView(el) {
 
 export class View {
   /** `panels`: the parts of the page drawn in each pass, in order, each with a render(). */
-  constructor({store, board, content, faces, fire, keys, readonly, wide, panels}) {
-    Object.assign(this, {store, board, content, faces, fire, keys, readonly, wide, panels});
+  constructor({store, board, content, faces, fire, keys, orders, readonly, wide, panels}) {
+    Object.assign(this, {store, board, content, faces, fire, keys, orders, readonly, wide, panels});
   }
 
   /** The hint under the board: the keys while the board has the keyboard focus. */
@@ -79,6 +79,7 @@ export class View {
       return `Moving ${content.sideName(u.side)} ${content.unitName(u)}: tap a shaded hex to move it there; `
         + 'tap another to hear why not (Esc cancels).';
     }
+    if (this.orders.active) return this.orders.hint();
     if (!store.state.units.length) return 'Tap a hex to put a unit, terrain or an obstacle on it.';
     return 'Tap a hex to change it; tap a unit to make it the attacker or the target.';
   }

@@ -28,6 +28,7 @@
 //   builder-move.js      move mode: /move, the shading, a tap moves the unit or says why not
 //   builder-firemap.js   the selected unit's fire map (/fire-map)
 //   builder-score.js     the score strip (/score) and the scenario's objectives and exits on the board
+//   builder-orders.js    "Play a card": the units the card may order, ordered by taps (/order)
 //   builder-settings.js  the controls around the board: board, face, side, cards, rules, zoom
 //   builder-controls.js  form widgets: the unit form, steppers, selects, chips
 //   builder-share.js     share link and history, copy link, save, copy the ruling, import, examples
@@ -42,6 +43,7 @@ import {$, $$} from './builder-dom.js';
 import {FireMap} from './builder-firemap.js';
 import {Keys} from './builder-keys.js';
 import {MoveMode} from './builder-move.js';
+import {Orders} from './builder-orders.js';
 import {Overlay} from './builder-overlay.js';
 import {Requests} from './builder-requests.js';
 import {Roll} from './builder-roll.js';
@@ -121,14 +123,15 @@ function assemble(data) {
   parts.rollTab = new RollTab({...common, roll, syncControls: () => parts.settings.sync()});
   parts.ruling = new Ruling({...common, rollTab: parts.rollTab});
   parts.score = new ScoreStrip({...common, api: data.api.score});
-  parts.overlay = new Overlay({store, content, board, roll, fire, score: parts.score});
+  parts.orders = new Orders({...common, api: data.api.order, syncControls: () => parts.settings.sync()});
+  parts.overlay = new Overlay({store, content, board, roll, fire, score: parts.score, orders: parts.orders});
   parts.requests = new Requests({store, api: data.api, redraw});
   parts.share = new Share({...common, data, load, startMove: (unit) => parts.move.start(unit),
     showRuling: () => { store.setExpanded(true); redraw.all(); }});
   parts.settings = new Settings({...common, faces, load, scheduleUrl: (push) => parts.share.scheduleUrl(push)});
   // The panels drawn in each pass, in this order.
-  parts.view = new View({...common, faces, fire, keys: parts.keys,
-    panels: [parts.sheet, parts.ruling, parts.score]});
+  parts.view = new View({...common, faces, fire, keys: parts.keys, orders: parts.orders,
+    panels: [parts.sheet, parts.ruling, parts.score, parts.orders]});
 
   /** A tap (or Enter) on a hex: in move mode it moves the unit; else the hex's sheet opens. */
   function onHex(row, col, keyboard = false) {
@@ -136,6 +139,10 @@ function assemble(data) {
     message('');
     if (store.ui.moving && !readonly) {
       parts.move.tap(row, col, unit);
+      return;
+    }
+    if (parts.orders.active && !readonly) {
+      parts.orders.tap(row, col);
       return;
     }
     store.select({row, col}, {keepExpanded: false});

@@ -1,0 +1,85 @@
+"""'Play a card' in headless Chromium on a 375×812 touch phone, against the real engine (core
+``ordering``, ``/api/v1/order``): Probe in the centre with a unit on the section line, units
+ordered by tapping them, a pick from the wrong section and a pick too many refused with the
+rule, and the battle then ruled under the card."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+
+from tests.conftest import save_screenshot
+from tests.test_builder_browser import hexagon, verdict
+
+pytestmark = pytest.mark.browser
+
+STRADDLER = ("S", "allies", "infantry", 7, 7, 4)  # on the left/centre line
+CENTRE = [("C1", "allies", "infantry", 8, 10, 4), ("C2", "allies", "armor", 8, 12, 3)]
+RIGHT = ("R", "allies", "infantry", 7, 19, 4)
+ENEMY = ("X", "axis", "infantry", 5, 9, 4)
+
+
+def link(units: list[tuple[str, str, str, int, int, int]], attacker: str, target: str) -> str:
+    """A builder share link (builder-state.js, format 1) holding these units and the battle."""
+    compact = {"v": 1, "u": [list(u) for u in units], "a": attacker, "t": target}
+    return "/builder#s=" + base64.urlsafe_b64encode(json.dumps(compact).encode()).decode().rstrip("=")
+
+
+def count_text(page: Any) -> str:
+    return page.locator("#play-count").inner_text()
+
+
+def test_probe_in_the_centre_orders_by_taps_and_refuses_with_the_rule(phone_page: Any, live_server: str) -> None:
+    page = phone_page
+    page.goto(live_server + link([STRADDLER, *CENTRE, RIGHT, ENEMY], "S", "X"))
+    page.wait_for_selector("#builder.ready")
+    page.select_option("#play-side", "allies")
+    page.select_option("#play-card", "probe@center")
+    page.wait_for_selector("#play-count")
+    # The straddling unit and the two in the centre may be ordered; the one on the right may not.
+    page.wait_for_function("() => document.querySelectorAll('#board .order-can').length === 3")
+    assert "0 of 2 units ordered" in count_text(page)
+    assert page.locator("#board .order-count").first.inner_html()
+    save_screenshot(page, "orders-probe-centre-phone", full_page=False)
+
+    page.click("#play-order")
+    hexagon(page, 7, 7).click()
+    page.wait_for_function("() => document.querySelector('#play-count').textContent.includes('1 of 2')")
+    hexagon(page, 8, 10).click()
+    page.wait_for_function("() => document.querySelector('#play-count').textContent.includes('2 of 2')")
+    assert page.locator("#board .order-on").count() == 2
+    # A third pick from the right section: refused for its section, with the card's rule.
+    hexagon(page, 7, 19).click()
+    page.wait_for_selector("#play-refusal")
+    refusal = page.locator("#play-refusal").inner_text()
+    assert "is in the right section: Probe orders units in the center" in refusal
+    assert page.locator("#play-refusal a.rule-link").first.get_attribute("href") == "/rules/command_card/probe"
+    # The fourth, in the centre: refused because Probe orders 2.
+    hexagon(page, 8, 12).click()
+    page.wait_for_function("() => document.querySelector('#play-refusal')?.textContent.includes('at most 2')")
+    assert "Probe orders at most 2 units here; 3 were chosen" in page.locator("#play-refusal").inner_text()
+    assert "2 of 2" in count_text(page)
+    save_screenshot(page, "orders-fourth-refused-phone", full_page=False)
+
+    # The battle is ruled under the card: the ordered unit on the line may battle.
+    page.click("#play-order")
+    text = verdict(page)
+    assert "Roll 2 dice" in text or "2 dice" in text
+    save_screenshot(page, "orders-battle-under-probe-phone", full_page=False)
+    # A unit the card ordered not: its battle is refused, citing the ordering rule.
+    hexagon(page, 8, 12).click()
+    page.click('[data-fk="role-a"]')
+    assert "Battle not allowed" in verdict(page)
+    assert "was not ordered this turn" in page.locator("#ruling").inner_text()
+    save_screenshot(page, "orders-unordered-refused-phone", full_page=False)
+    # The share link keeps the card played and the orders: opened afresh, the same count.
+    page.wait_for_timeout(400)
+    again = page.url
+    page.goto("about:blank")
+    page.goto(again)
+    page.wait_for_selector("#builder.ready")
+    page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('2 of 2')")
+    assert page.locator("#play-card").input_value() == "probe@center"
