@@ -60,8 +60,7 @@ def parser_limits(rulebook: Rulebook) -> dict[str, int]:
     }
     card_attack_limits = {"targets.maxItems": card_attack.MAX_TARGETS_GIVEN, **_unit_ref("targets[]")}
     medals = {"minimum": 0, "maximum": situation.MAX_MEDALS}
-    score_limits = {
-        **_per_side("medals", 0, situation.MAX_MEDALS),
+    scenario_limits = {
         **_per_side("scenario.medals_to_win", 1, situation.MAX_MEDALS),
         **_per_side("scenario.cards", 1, situation.MAX_CARDS),
         "scenario.objectives.maxItems": situation.MAX_OBJECTIVES, **_hex("scenario.objectives[]"),
@@ -74,23 +73,38 @@ def parser_limits(rulebook: Rulebook) -> dict[str, int]:
         **{f"scenario.exits[].medals.{unit}.{bound}": value for unit in situation.exit_worth_keys(rulebook)
            for bound, value in medals.items()},
         "scenario.options.maxItems": situation.MAX_OPTIONS,
+    }
+    score_limits = {
+        **scenario_limits,
+        **_per_side("medals", 0, situation.MAX_MEDALS),
         "casualties.maxItems": situation.MAX_CASUALTIES, "casualties[].badges.maxItems": situation.MAX_BADGES,
         "casualties[].figures.minimum": 1, "casualties[].figures.maximum": situation.MAX_FIGURES,
         "exited.maxItems": situation.MAX_EXITED, "exited[].badges.maxItems": situation.MAX_BADGES,
         **_hex("exited[].at"),
     }
+    # how a card was played (``section``, ``copied_card``, the scenario's options and hands): every
+    # request that takes a card
+    play = {"copied_card.card.maxLength": api.MAX_CARD_LENGTH, **scenario_limits}
+
+    def rolled(at: str) -> dict[str, int]:
+        return {f"{at}.{face}.{bound}": value for face in die_faces(rulebook)
+                for bound, value in (("minimum", 0), ("maximum", resolve.MAX_ROLLED))}
+
     by_schema = {
         "Situation": situation_limits,
         "ScoreRequest": score_limits,
+        "OrderRequest": {"card.maxLength": api.MAX_CARD_LENGTH, **play, **rolled("rolled"),
+                         "selection.maxItems": situation.MAX_UNITS, **_unit_ref("selection[]")},
         "LineOfSightRequest": {**_hex("from"), **_hex("to")},
-        "BattleRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards},
-        "ResolveRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards,
-                           **{f"rolled.{face}.{bound}": value for face in die_faces(rulebook)
-                              for bound, value in (("minimum", 0), ("maximum", resolve.MAX_ROLLED))}},
+        "BattleRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards, **play},
+        "ResolveRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **card_attack_limits, **cards, **play,
+                           **rolled("rolled"), **rolled("rolled[]"),
+                           "rolled.minItems": 1, "rolled.maxItems": api.MAX_GROUP,
+                           "retreat_to.maxItems": api.MAX_GROUP, **_hex("retreat_to[]")},
         "RetreatRequest": {**_unit_ref("unit"), "flags.minimum": 0, "flags.maximum": api.MAX_FLAGS,
                            "hits.minimum": 0, "hits.maximum": situation.MAX_FIGURES, **cards},
-        "MoveRequest": {**_unit_ref("unit"), **_hex("to"), **cards},
-        "FireMapRequest": {**_unit_ref("unit"), **cards},
+        "MoveRequest": {**_unit_ref("unit"), **_hex("to"), **cards, **play},
+        "FireMapRequest": {**_unit_ref("unit"), **cards, **play},
         "ResupplyRequest": _unit_ref("supplier"),
         "SaveRequest": {**_unit_ref("attacker"), **_unit_ref("target"), **cards,
                         "flags.minimum": 1, "flags.maximum": saved_document.MAX_SAVED_FLAGS,
@@ -119,7 +133,7 @@ def document_limits(doc: dict[str, Any]) -> dict[str, set[int]]:
         for field, schema in node.get("properties", {}).items():
             walk(schema, f"{where}.{field}")
         walk(node.get("items"), f"{where}[]")
-        for schema in node.get("anyOf", []):
+        for schema in [*node.get("anyOf", []), *node.get("oneOf", [])]:
             walk(schema, where)
 
     def walk_schema(name: str, schema: dict[str, Any]) -> None:

@@ -427,7 +427,8 @@ def test_a_selection_names_every_problem(client):
     ({"side": "allies", "card": "infantry_assault"}, "section"),
     ({"side": "allies", "card": "probe", "section": "left", "selection": "A"}, "selection"),
     ({"side": "allies", "card": "probe", "section": "left", "scenario": {"options": "x"}}, "scenario.options"),
-    ({"side": "allies", "card": "probe", "section": "left", "scenario": {"cards": {"allies": -1}}}, "scenario.cards"),
+    ({"side": "allies", "card": "probe", "section": "left", "scenario": {"cards": {"allies": -1}}},
+     "scenario.cards.allies"),
 ])
 def test_a_bad_order_request_is_a_400_naming_the_field(client, body, field):
     response = client.post("/api/v1/order", json={"units": ARMY, **body})
