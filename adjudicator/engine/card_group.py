@@ -17,7 +17,7 @@ from typing import Any
 from adjudicator.engine.card_attack import assess_card_attack
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.geometry import Hex
-from adjudicator.engine.reasons import Reason
+from adjudicator.engine.reasons import Reason, UnitRef
 from adjudicator.engine.resolve import Resolution, resolution_json, resolve_card_attack
 from adjudicator.engine.retreat import RetreatOption
 from adjudicator.engine.rulebook import HexRules, Rulebook
@@ -69,16 +69,8 @@ def _apply(situation: Situation, rulebook: Rulebook, card: str, res: Resolution,
     reasons: list[Reason] = []
     option: RetreatOption | None = None
     if left > 0 and res.flags_to_retreat and res.retreat is not None and res.retreat.options:
-        options = [o for o in res.retreat.options if o.flags_ignored == res.flags_ignored] or list(res.retreat.options)
-        if end is not None:
-            option = next((o for o in options if o.end == end), None)
-            if option is None:
-                raise IllegalSituation(f"retreat_to[{index}]", f"{who} has no legal retreat ending at "
-                                                               f"{hex_ref(situation.board, end)}")
-        else:
-            option = next(o for o in options if o.figures_lost == min(x.figures_lost for x in options))
-            if len({o.end for o in options}) > 1:
-                reasons.append(say("group.retreat_chosen", card, unit=who, to=hex_ref(situation.board, option.end)))
+        option, said = _chosen_retreat(situation, card, res.retreat.options, res.flags_ignored, end, index, who)
+        reasons += said
         left -= option.figures_lost
     elif left > 0 and res.flags_to_retreat:
         left = unit.figures - res.figures_lost  # no way back: the moves not made cost figures
@@ -93,6 +85,23 @@ def _apply(situation: Situation, rulebook: Rulebook, card: str, res: Resolution,
     units = tuple(new if u.id == unit.id else u for u in situation.units)
     hexes = _left(situation, rulebook, unit) if moved else situation.hexes
     return replace(situation, units=units, hexes=hexes), tuple(reasons), new.hex if moved else None
+
+
+def _chosen_retreat(situation: Situation, card: str, all_options: Sequence[RetreatOption], flags_ignored: int,
+                    end: Hex | None, index: int, who: UnitRef) -> tuple[RetreatOption, tuple[Reason, ...]]:
+    """The retreat applied for one unit of the group: the one ``retreat_to`` names, else the first
+    that loses the fewest figures (said when the owner had others to choose from)."""
+    options = [o for o in all_options if o.flags_ignored == flags_ignored] or list(all_options)
+    if end is not None:
+        named = next((o for o in options if o.end == end), None)
+        if named is None:
+            raise IllegalSituation(f"retreat_to[{index}]", f"{who} has no legal retreat ending at "
+                                                           f"{hex_ref(situation.board, end)}")
+        return named, ()
+    option = next(o for o in options if o.figures_lost == min(x.figures_lost for x in options))
+    if len({o.end for o in options}) > 1:
+        return option, (say("group.retreat_chosen", card, unit=who, to=hex_ref(situation.board, option.end)),)
+    return option, ()
 
 
 def _left(situation: Situation, rulebook: Rulebook, unit: Unit) -> Mapping[Hex, HexState]:

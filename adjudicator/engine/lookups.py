@@ -5,6 +5,8 @@ Every module that asks these questions asks them here, so each is answered one w
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from adjudicator.engine.geometry import Hex
 from adjudicator.engine.rulebook import CardRules, HexRules, NationRules, Rulebook, SpecialRuleRules
 from adjudicator.engine.situation import Situation, Unit
@@ -73,15 +75,23 @@ def nations_in_effect(situation: Situation, rulebook: Rulebook,
     return found, skipped
 
 
-def card_orders(rulebook: Rulebook, card: CardRules, unit: Unit) -> bool:
-    """Whether the command card may order the unit: its excluded units, then the units it names,
-    then its classes (``orders_units`` only adds units to the classes)."""
+def admits_unit(rulebook: Rulebook, unit: Unit, excludes: Collection[str], names: Collection[str],
+                classes: Collection[str]) -> bool:
+    """Whether an order admits the unit: the units it excludes, then the units it names, then its
+    classes (named units only add to the classes; no class: any unit). A command card's order
+    (``card_orders``) and a face of Their Finest Hour's roll (``orders.RollOrder``) read alike."""
     ids = {unit.profile, unit.type}
-    if ids & set(card.excludes_units):
+    if ids & set(excludes):
         return False
-    if ids & set(card.orders_units):
+    if ids & set(names):
         return True
-    return not card.orders_unit_classes or rulebook.unit(unit.profile).unit_class in card.orders_unit_classes
+    return not classes or rulebook.unit(unit.profile).unit_class in classes
+
+
+def card_orders(rulebook: Rulebook, card: CardRules, unit: Unit) -> bool:
+    """Whether the command card may order the unit (its ``excludes_units``, ``orders_units`` and
+    ``orders_unit_classes``)."""
+    return admits_unit(rulebook, unit, card.excludes_units, card.orders_units, card.orders_unit_classes)
 
 
 def is_a(rulebook: Rulebook, entry_id: str, family: str) -> bool:

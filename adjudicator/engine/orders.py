@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.geometry import SECTIONS, Section
-from adjudicator.engine.lookups import card_orders, is_a
+from adjudicator.engine.lookups import admits_unit, card_orders, is_a
 from adjudicator.engine.reasons import EntryRef, Reason
 from adjudicator.engine.rulebook import CardRules, OrderGroup, RollOrder, Rulebook, UnitRules
 from adjudicator.engine.situation import Situation, Unit
@@ -160,7 +160,13 @@ def order_summary(rulebook: Rulebook, card: str) -> str:
             g.section, f" in the {g.section} section")
         noun = f" {kinds}{' ' if kinds else ''}{'units' if many else 'unit'}" if i == 0 else ""
         parts.append(f"{count}{noun}{where}")
-    text = join(tuple(parts))
+    return join(tuple(parts)) + _order_conditions(rulebook, rules)
+
+
+def _order_conditions(rulebook: Rulebook, rules: CardRules) -> str:
+    """What ``order_summary`` adds after the pools: the conditions on the units, On the Move, the
+    fallback and the units the card never orders."""
+    text = ""
     single = len(rules.order_groups) == 1 and rules.order_groups[0].count == 1
     extra = []
     if rules.orders_adjacent_to_enemy:
@@ -233,12 +239,7 @@ def _card_level(situation: Situation, rulebook: Rulebook, card: str, played: str
 
 
 def _roll_admits(rulebook: Rulebook, roll: RollOrder, unit: Unit) -> bool:
-    ids = {unit.profile, unit.type}
-    if ids & set(roll.excludes_units):
-        return False
-    if ids & set(roll.units):
-        return True
-    return not roll.unit_classes or rulebook.unit(unit.profile).unit_class in roll.unit_classes
+    return admits_unit(rulebook, unit, roll.excludes_units, roll.units, roll.unit_classes)
 
 
 class _Planner:

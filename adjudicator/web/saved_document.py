@@ -11,7 +11,7 @@ from typing import Any
 from adjudicator.engine import api
 from adjudicator.engine.api import MAX_CARD_LENGTH
 from adjudicator.engine.resolve import parse_rolled
-from adjudicator.engine.situation import HEX_FIELDS, SIDES, UNIT_FIELDS
+from adjudicator.engine.situation import HEX_FIELDS, SIDES, UNIT_FIELDS, Situation
 from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_field, situation_from
@@ -43,6 +43,15 @@ def validated_document(data: dict[str, Any]) -> dict[str, Any]:
         document["units"] = _known_fields(document["units"], UNIT_FIELDS)
     if "hexes" in document:
         document["hexes"] = _known_fields(document["hexes"], HEX_FIELDS)
+    document.update(_selection(data, situation))
+    return document
+
+
+def _selection(data: dict[str, Any], situation: Situation) -> dict[str, Any]:
+    """The builder's selection beside the situation: the battle's units (which must be on the
+    board), the cards as content ids, the overrun, the retreat flags shown, the card's play and
+    the title."""
+    document: dict[str, Any] = {}
     for name in ("attacker", "target"):
         value = data.get(name)
         if value is None:

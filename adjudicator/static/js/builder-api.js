@@ -12,6 +12,42 @@ export async function postJSON(url, body, signal) {
   });
 }
 
+/** The latest of a series of requests to one endpoint, for a panel that follows the situation: a
+ * body like the last one asks nothing, a new one aborts the request still on its way (its answer
+ * is never shown), and the request leaves once the current change is made (a microtask, no timer:
+ * changes made in one task ask once, and the answer follows the tap as fast as the engine gives it). */
+export class LatestRequest {
+  constructor(url) {
+    this.url = url;
+    this.key = null;
+    this.controller = null;
+  }
+
+  /** Forget the last body and drop the answer on its way, if any. */
+  clear() {
+    this.key = null;
+    this.controller?.abort();
+    this.controller = null;
+  }
+
+  /** Ask for `body` unless it was the last asked; `onAnswer` gets the answer to the latest only.
+   * Returns whether a request was made. */
+  ask(body, onAnswer) {
+    const key = JSON.stringify(body);
+    if (key === this.key) return false;
+    this.key = key;
+    this.controller?.abort();
+    const controller = new AbortController();
+    this.controller = controller;
+    queueMicrotask(async () => {
+      if (controller.signal.aborted) return;
+      const answer = await postJSON(this.url, body, controller.signal);
+      if (!controller.signal.aborted && !answer.aborted) onAnswer(answer);
+    });
+    return true;
+  }
+}
+
 export async function getJSON(url, signal) {
   return request(url, {headers: {Accept: 'application/json'}, signal});
 }

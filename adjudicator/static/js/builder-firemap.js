@@ -8,45 +8,31 @@
 // one sight_map sweep), so "can it even see there?" is answered before any unit stands there,
 // without washing the whole board.
 
-import {postJSON} from './builder-api.js';
+import {LatestRequest} from './builder-api.js';
 import {h, s} from './builder-dom.js';
 import {hexDistance, playFields, rulingDoc} from './builder-state.js';
 
 export class FireMap {
   constructor(api, onChange) {
-    this.api = api;
+    this.request = new LatestRequest(api);
     this.onChange = onChange;
-    this.key = null;
     this.unit = null;
     this.answer = null;
-    this.controller = null;
   }
 
   /** Ask again when the selected unit or the situation changed; `unit` null clears the map. */
   update(state, unit) {
     if (!unit) {
-      if (this.unit) { this.unit = null; this.answer = null; this.key = null; this.controller?.abort(); }
+      if (this.unit) { this.unit = null; this.answer = null; this.request.clear(); }
       return;
     }
     const body = {...rulingDoc(state), unit: unit.id};
     if (state.card) Object.assign(body, {card: state.card, ...playFields(state)});
     if (state.card && state.play?.side) body.side = state.play.side; // the other side's fire is ruled without it
     if (state.combat_card) body.combat_card = state.combat_card;
-    const k = JSON.stringify(body);
-    if (k === this.key) return;
-    this.key = k;
+    if (!this.request.ask(body, (answer) => { this.answer = answer; this.onChange(); })) return;
     this.unit = unit.id;
     this.answer = null;
-    this.controller?.abort();
-    const controller = new AbortController();
-    this.controller = controller;
-    queueMicrotask(async () => {
-      if (controller.signal.aborted) return;
-      const res = await postJSON(this.api, body, controller.signal);
-      if (controller.signal.aborted || res.aborted) return;
-      this.answer = res;
-      this.onChange();
-    });
   }
 
   /** The pairs of the selected unit: those it battles (out) and those that battle it (in). */
@@ -82,12 +68,16 @@ export class FireMap {
     });
   }
 
+  /** The selected unit's pairs (null: no map) and a finder of the units they name. */
+  pairsOn(state) {
+    return {p: this.pairs(), at: (id) => state.units.find((u) => u.id === id)};
+  }
+
   /** Rings on the board (under the words), faint when the battle is not allowed. */
   overlay(board, state) {
-    const p = this.pairs();
+    const {p, at} = this.pairsOn(state);
     if (!p) return [];
     const parts = [];
-    const at = (id) => state.units.find((u) => u.id === id);
     for (const b of p.out) {
       const u = at(b.target);
       if (u) parts.push(board.hexShape(u, b.legal ? 'fire-out' : 'fire-out no', 0.78));
@@ -102,10 +92,9 @@ export class FireMap {
   /** The tags, drawn above the words: "3 dice" at the foot of each enemy the unit can battle, "2
    * back" at the head of each that can battle it. */
   tags(board, state) {
-    const p = this.pairs();
+    const {p, at} = this.pairsOn(state);
     if (!p) return [];
     const parts = [];
-    const at = (id) => state.units.find((u) => u.id === id);
     const tag = (u, cls, y, text) => {
       const [x, cy] = board.centre(u);
       const width = text.length * 7.6 + 6;

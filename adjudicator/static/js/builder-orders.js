@@ -5,7 +5,7 @@
 // the card does not allow is refused with the reason and its rule. The card then drives /move,
 // /battle and the fire map (builder-state.js `rulingDoc`, `playFields`).
 
-import {postJSON} from './builder-api.js';
+import {LatestRequest, postJSON} from './builder-api.js';
 import {$, fill, h, s} from './builder-dom.js';
 import {orderRequest} from './builder-state.js';
 import {message} from './builder-view.js';
@@ -13,7 +13,6 @@ import {message} from './builder-view.js';
 const SECTIONS = ['left', 'center', 'right'];
 const SECTION_NAMES = {left: 'left flank', center: 'centre', right: 'right flank'};
 const FACES = {infantry: 'Infantry', armor: 'Armor', star: 'Star'};
-const WAIT_MS = 120;
 
 /** "1 unit", "2 units". */
 const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -25,9 +24,8 @@ export class Orders {
     Object.assign(this, {store, content, readonly, redraw, api, syncControls});
     this.active = false; // taps on the board order units
     this.answer = null; // the last /order answer ({ok, data} or {ok: false, error})
-    this.key = null;
+    this.request = new LatestRequest(api);
     this.refusal = null; // the reasons the last pick was refused
-    this.controller = null;
   }
 
   /** Whether a card is played for a side: then taps may order units. */
@@ -41,25 +39,15 @@ export class Orders {
     const body = orderRequest(this.store.state);
     if (!body) {
       this.answer = null;
-      this.key = null;
       this.active = false;
-      this.controller?.abort();
+      this.request.clear();
       return;
     }
-    const k = JSON.stringify(body);
-    if (k === this.key) return;
-    this.key = k;
-    this.controller?.abort();
-    const controller = new AbortController();
-    this.controller = controller;
-    setTimeout(async () => {
-      if (controller.signal.aborted) return;
-      const res = await postJSON(this.api, body, controller.signal);
-      if (controller.signal.aborted || res.aborted) return;
-      this.answer = res;
+    this.request.ask(body, (answer) => {
+      this.answer = answer;
       this.redraw.overlay();
       this.renderPanel();
-    }, WAIT_MS);
+    });
   }
 
   /** A tap on the board while ordering: order the unit there, or take its order back. */
@@ -70,11 +58,15 @@ export class Orders {
       message('Tap a unit to order it (the ringed ones may be ordered).');
       return;
     }
-    if (unit.ordered) {
-      store.setOrdered(unit, false);
+    // The pick is made (or taken back): the board and the rulings follow it.
+    const settle = (ordered) => {
+      store.setOrdered(unit, ordered);
       this.refusal = null;
       message('');
       store.commit();
+    };
+    if (unit.ordered) {
+      settle(false);
       return;
     }
     const body = orderRequest(store.state);
@@ -86,10 +78,7 @@ export class Orders {
     }
     const selection = res.data.selection;
     if (selection.legal) {
-      store.setOrdered(unit, true);
-      this.refusal = null;
-      message('');
-      store.commit();
+      settle(true);
       return;
     }
     // The reasons that concern this pick: those naming the unit, and the count.

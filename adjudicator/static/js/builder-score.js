@@ -6,7 +6,7 @@
 // holding them, and exit hexes. A medal gained for good comes back in the answer's `held_by`,
 // which the store writes into the objectives, so a permanent medal stays won after its unit leaves.
 
-import {postJSON} from './builder-api.js';
+import {LatestRequest} from './builder-api.js';
 import {$, fill, h, s} from './builder-dom.js';
 import {situationDoc} from './builder-state.js';
 
@@ -25,10 +25,9 @@ export class ScoreStrip {
   constructor({store, content, api, redraw}) {
     Object.assign(this, {store, content, api, redraw});
     this.el = $('#score-box');
-    this.key = null;
+    this.request = new LatestRequest(api);
     this.answer = null;
     this.open = false;
-    this.controller = null;
   }
 
   /** Whether the situation has anything to score. */
@@ -45,29 +44,18 @@ export class ScoreStrip {
   update() {
     const {state} = this.store;
     if (!ScoreStrip.shown(state)) {
-      this.key = null;
       this.answer = null;
-      this.controller?.abort();
+      this.request.clear();
       return;
     }
-    const body = situationDoc(state);
-    const k = JSON.stringify(body);
-    if (k === this.key) return;
-    this.key = k;
-    this.pending = true;
-    this.controller?.abort();
-    const controller = new AbortController();
-    this.controller = controller;
-    setTimeout(async () => {
-      if (controller.signal.aborted) return;
-      const answer = await postJSON(this.api, body, controller.signal);
-      if (controller.signal.aborted || answer.aborted) return;
+    const asked = this.request.ask(situationDoc(state), (answer) => {
       this.answer = answer;
       this.pending = false;
       // A medal gained (or lost) for good is carried into the situation: commit without new rulings.
       if (answer.ok && this.store.carryHeld(answer.data.objectives || [])) this.store.commit({refresh: false});
       else { this.draw(); this.redraw.overlay(); }
-    }, 200);
+    });
+    if (asked) this.pending = true;
   }
 
   draw() {
