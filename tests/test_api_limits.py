@@ -84,7 +84,8 @@ def parser_limits(rulebook: Rulebook) -> dict[str, int]:
     }
     # how a card was played (``section``, ``copied_card``, the scenario's options and hands): every
     # request that takes a card
-    play = {"copied_card.card.maxLength": api.MAX_CARD_LENGTH, **scenario_limits}
+    play = {"copied_card.card.maxLength": api.MAX_CARD_LENGTH,
+            **{k: v for k, v in scenario_limits.items() if k.startswith(("scenario.options", "scenario.cards"))}}
 
     def rolled(at: str) -> dict[str, int]:
         return {f"{at}.{face}.{bound}": value for face in die_faces(rulebook)

@@ -787,10 +787,21 @@ def _play_fields(rulebook: Rulebook) -> dict[str, Any]:
                         "properties": {"card": {"type": "string", "maxLength": MAX_CARD_LENGTH,
                                                 **({"enum": copyable} if copyable else {})},
                                        "section": section}},
-        # the whole scenario as /score describes it; ordering reads its `options` (`us_marine_corps`)
-        # and `cards` (hand sizes)
-        "scenario": scenario_properties(rulebook)["scenario"],
+        # ordering reads the scenario's `options` (`us_marine_corps`) and `cards` (hand sizes): only
+        # those are described here, as /score's document describes them (the parser reads all of
+        # it); each property more multiplies the cases the schema test generates per endpoint
+        "scenario": _scenario_part(rulebook, "options", "cards"),
     }
+
+
+def _scenario_part(rulebook: Rulebook, *fields: str) -> Schema:
+    """``scenario`` with only ``fields`` described, each exactly as ``scenario_properties`` has it;
+    the object stays open to the rest (``additionalProperties`` left out)."""
+    whole = scenario_properties(rulebook)["scenario"]
+    part = {k: v for k, v in whole.items() if k not in ("properties", "additionalProperties")}
+    part["properties"] = {f: whole["properties"][f] for f in fields}
+    part["description"] = f"what the scenario sets; this request reads {' and '.join(fields)}"
+    return part
 
 
 def _roll(rulebook: Rulebook) -> dict[str, Any]:
