@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -41,10 +42,18 @@ PROBE = "/rules/terrain/forest"
 APP_PROBE = "/search?q=forest"  # answered by a worker: the stack is up once it is
 
 
+PORTS = range(20_000, 32_000)
+"""Where ``make serve`` listens in these tests: below Linux's ephemeral range (32768-60999), which
+the kernel hands to outgoing connections. A port picked there by binding to 0 was once taken by a
+client's connection (or another clone's test) before nginx bound it."""
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    while True:
+        port = random.choice(PORTS)
+        with socket.socket() as s, suppress(OSError):
+            s.bind(("127.0.0.1", port))
+            return port
 
 
 @dataclass(frozen=True)
@@ -60,45 +69,58 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
                config: dict[str, str] | None = None) -> Iterator[Served]:
     """Run `make serve` (the production command) on ``instance``. ``config``: environment settings
     (README "Configuration" and "Serving") on top of limits off."""
-    port = free_port()
     with suppress(OSError):  # built already (``build_instance``): make goes straight to the stack
         (instance / ".built").touch()
-    log_path = instance.parent / f"serve-{port}.log"
-    access_log = instance.parent / f"access-{port}.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MAKEFLAGS", "MAKELEVEL")}
-    env.update({"ADJUDICATOR_INSTANCE": str(instance), "RATELIMIT_ENABLED": "0",
-                "GUNICORN_CMD_ARGS": f"--access-logfile {access_log} "
-                                     "--access-logformat '%({x-forwarded-for}i)s %(m)s %(U)s %(s)s'",
-                **(config or {})})
+    env.update({"ADJUDICATOR_INSTANCE": str(instance), "RATELIMIT_ENABLED": "0", **(config or {})})
     if database_url:
         env["DATABASE_URL"] = database_url
-    log = open(log_path, "wb")  # noqa: SIM115  (closed below)
-    process = subprocess.Popen(["make", "-s", "serve", "HOST=127.0.0.1", f"PORT={port}", f"WORKERS={workers}"],
-                               cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            with suppress(OSError, http.client.HTTPException):  # nginx sends PROBE; a search is the app's
-                if get(base, PROBE, timeout=5)[0] == 200 and get(base, APP_PROBE, timeout=30)[0] == 200:
-                    break
-            assert process.poll() is None, log_path.read_text()[-3000:]
-            assert time.monotonic() < deadline, "make serve did not answer within 180 s"
-            time.sleep(0.3)
-        yield Served(base, port, gunicorn_master(process.pid), access_log)
-    except BaseException:
-        log.flush()
-        print(log_path.read_text(errors="replace")[-4000:])  # shown on failure
-        raise
-    finally:
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
+    for attempt in range(3):  # a port taken between the pick and nginx's bind: another port
+        port = free_port()
+        log_path = instance.parent / f"serve-{port}.log"
+        access_log = instance.parent / f"access-{port}.log"
+        env["GUNICORN_CMD_ARGS"] = (f"--access-logfile {access_log} "
+                                    "--access-logformat '%({x-forwarded-for}i)s %(m)s %(U)s %(s)s'")
+        log = open(log_path, "wb")  # noqa: SIM115  (closed below)
+        process = subprocess.Popen(["make", "-s", "serve", "HOST=127.0.0.1", f"PORT={port}", f"WORKERS={workers}"],
+                                   cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
         try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+            if not _answering(base, process, log_path):
+                assert attempt < 2, "make serve found its port taken three times"
+                continue  # nginx could not bind the port: the finally stops what started
+            yield Served(base, port, gunicorn_master(process.pid), access_log)
+            return
+        except BaseException:
+            log.flush()
+            print(log_path.read_text(errors="replace")[-4000:])  # shown on failure
+            raise
+        finally:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            log.close()
+
+
+def _answering(base: str, process: subprocess.Popen[bytes], log_path: Path) -> bool:
+    """Wait until the stack answers (nginx sends PROBE; a search is the app's). False when it
+    stopped because its port was taken; any other stop or a stack silent for 180 s fails."""
+    deadline = time.monotonic() + 180
+    while True:
+        with suppress(OSError, http.client.HTTPException):
+            if get(base, PROBE, timeout=5)[0] == 200 and get(base, APP_PROBE, timeout=30)[0] == 200:
+                return True
+        if process.poll() is not None:
+            said = log_path.read_text(errors="replace")
+            if "Address already in use" in said:
+                return False
+            raise AssertionError(said[-3000:])
+        assert time.monotonic() < deadline, "make serve did not answer within 180 s"
+        time.sleep(0.3)
 
 
 def children(pid: int) -> list[int]:
@@ -231,12 +253,15 @@ def test_concurrent_saves_against_two_workers_all_read_back(stack):
 
 
 def terminate_other_connections(url: str) -> int:
-    """What a database restart does to the app: every connection but this one is cut."""
+    """What a database restart does to the app: every connection of the app but this one is cut.
+    Only client connections of the app's own role: an autovacuum worker on the same database is the
+    server's own (a superuser process this role may not end; it ran under load and failed the test)."""
     import psycopg
 
     with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
         return len(conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall())
+                                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                                "AND backend_type = 'client backend' AND usename = current_user").fetchall())
 
 
 @pytest.mark.postgres

@@ -196,6 +196,9 @@ async function start(data) {
   }
   // The layout shows with the board at its size (one task: nothing is seen to move), the dock
   // once it holds the first ruling line (it appears at its height rather than growing).
+  // The Play a card chooser sits between the board and the lists below: drawn before the layout
+  // shows, so its arrival never pushes them down (it did by 100 px on a phone: CLS 0.04).
+  parts.orders.renderPanel();
   $('#b-layout').hidden = false;
   view.fitDock(); // the layout's place on the page, before the board is sized to it
   board.setBoard(store.board());
