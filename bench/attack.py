@@ -45,6 +45,20 @@ async def connect(port: int, source: str, rcvbuf: int | None = None) -> Stream:
     return await asyncio.open_connection(sock=sock)
 
 
+async def counted_connect(port: int, source: str, stats: Stats, pause: float,
+                          rcvbuf: int | None = None) -> Stream | None:
+    """A connection for an attacker's loop, counted in ``stats``: None (after ``pause`` seconds) when
+    the server refused it, so the loop tries again."""
+    try:
+        stream = await connect(port, source, rcvbuf)
+    except OSError:
+        stats.errors += 1
+        await asyncio.sleep(pause)
+        return None
+    stats.opened += 1
+    return stream
+
+
 async def status_of(reader: asyncio.StreamReader) -> int:
     line = await reader.readline()
     return int(line.split()[1]) if line.startswith(b"HTTP/") else 0
@@ -70,13 +84,10 @@ async def slow_body(port: int, source: str, until: float, stats: Stats) -> None:
     those the server kept past the first two seconds; one refused at once (a 429 over the
     address's connections, or a reset) is ``refused``, one cut later ``closed_by_server``."""
     while time.monotonic() < until:
-        try:
-            reader, writer = await connect(port, source)
-        except OSError:
-            stats.errors += 1
-            await asyncio.sleep(1)
+        stream = await counted_connect(port, source, stats, 1)
+        if stream is None:
             continue
-        stats.opened += 1
+        reader, writer = stream
         writer.write(b"POST /api/v1/battle HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 100000\r\n\r\n{")
         held = False
@@ -114,13 +125,10 @@ async def slow_body(port: int, source: str, until: float, stats: Stats) -> None:
 
 async def slow_reader(port: int, source: str, path: str, until: float, stats: Stats) -> None:
     while time.monotonic() < until:
-        try:
-            reader, writer = await connect(port, source, rcvbuf=4096)
-        except OSError:
-            stats.errors += 1
-            await asyncio.sleep(1)
+        stream = await counted_connect(port, source, stats, 1, rcvbuf=4096)
+        if stream is None:
             continue
-        stats.opened += 1
+        reader, writer = stream
         writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         stats.hold(1)
         try:
@@ -140,13 +148,10 @@ async def looping(port: int, source: str, path: str, body: bytes, until: float, 
     request = (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
     while time.monotonic() < until:
-        try:
-            reader, writer = await connect(port, source)
-        except OSError:
-            stats.errors += 1
-            await asyncio.sleep(0.2)
+        stream = await counted_connect(port, source, stats, 0.2)
+        if stream is None:
             continue
-        stats.opened += 1
+        reader, writer = stream
         try:
             while time.monotonic() < until:
                 writer.write(request)

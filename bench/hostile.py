@@ -51,6 +51,9 @@ def worst_fire_map(terrain: str = "mountain", units: int = 200) -> dict[str, Any
 
 
 def frozen_breakthrough() -> dict[str, Any]:
+    """The pathological battle: every hex of a Breakthrough board a frozen river (each retreat step
+    rolls dice), a 6-figure French Resistance target (1-3 hexes per flag) on the top row, an attacker
+    with a Heroic Leader and Close Assault (``tests/test_hardening_budget.py`` bounds its cost)."""
     hexes = [{"row": h.row, "col": h.col, "terrain": "frozen_river"} for h in BOARDS["breakthrough"].hexes()]
     return {"board": "breakthrough", "hexes": hexes, "units": [
         {"id": "T", "side": "allies", "type": "french_resistance", "row": 0, "col": 12, "figures": 6,

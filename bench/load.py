@@ -95,12 +95,19 @@ def _served(args: list[str], env: dict[str, str], port: int, log: Any) -> Any:
             time.sleep(0.3)
         yield process
     finally:
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+        stop_stack(process)
+
+
+def stop_stack(process: subprocess.Popen[bytes]) -> None:
+    """Stop a `make serve` started in a session of its own: the whole group (make, the serving
+    module, nginx, gunicorn), SIGTERM first, SIGKILL after 30 s."""
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def descendants(pid: int) -> list[int]:

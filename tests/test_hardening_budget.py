@@ -14,23 +14,10 @@ from adjudicator.config import DEFAULT_WORK_BUDGET
 from adjudicator.engine.aftermath import battle_aftermath
 from adjudicator.engine.battle import assess_battle
 from adjudicator.engine.budget import WorkBudgetExceeded, work_budget
-from adjudicator.engine.geometry import BOARDS
 from adjudicator.engine.retreat import MAX_OPTIONS, convolve, retreat_options
 from adjudicator.engine.situation import parse_situation
+from bench.hostile import frozen_breakthrough
 from tests.conftest import make_app, seed_instance
-
-
-def frozen_breakthrough() -> dict:
-    """The issue's pathological battle: every hex of a Breakthrough board a frozen river (each
-    retreat step rolls dice), a 6-figure French Resistance target (1-3 hexes per flag) on the top
-    row, an attacker with a Heroic Leader and Close Assault."""
-    hexes = [{"row": h.row, "col": h.col, "terrain": "frozen_river"} for h in BOARDS["breakthrough"].hexes()]
-    return {"board": "breakthrough", "hexes": hexes, "units": [
-        {"id": "T", "side": "allies", "type": "french_resistance", "row": 0, "col": 12, "figures": 6,
-         "start_figures": 6},
-        {"id": "A", "side": "axis", "type": "infantry", "row": 1, "col": 13, "figures": 4,
-         "badges": ["heroic_leader"]},
-    ], "attacker": "A", "target": "T", "card": "close_assault"}
 
 
 def test_battle_answer_reads_fewest_losses_without_enumerating_retreats(rulebook):

@@ -32,6 +32,7 @@ from sqlmodel import SQLModel
 
 from adjudicator.db import engine_for
 from adjudicator.serving import settings as limits
+from bench.load import stop_stack
 from tests.conftest import REPO, seed_instance
 from tests.test_hardening_storage import build_instance, read_only_view
 from tests.test_saved_durability import situation
@@ -96,13 +97,7 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
             print(log_path.read_text(errors="replace")[-4000:])  # shown on failure
             raise
         finally:
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            stop_stack(process)
             log.close()
 
 

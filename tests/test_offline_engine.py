@@ -179,8 +179,8 @@ def test_the_service_worker_version_follows_the_engine(app: Flask, tmp_path: Pat
 def test_the_offline_engine_refuses_what_the_server_refuses_as_too_complex(tmp_path: Path, rulebook: Rulebook):
     """The worker runs ``api.answer`` under the server's work budget (``/api/v1/offline-engine``
     says which), so a pathological situation gets the same 422 on the phone, not minutes of work."""
+    from bench.hostile import frozen_breakthrough
     from tests.conftest import make_app, seed_instance
-    from tests.test_hardening_budget import frozen_breakthrough
 
     app = make_app(seed_instance(tmp_path / "instance"), ENGINE_WORK_BUDGET=1_000)
     client = app.test_client()
