@@ -135,7 +135,7 @@ def test_forest_between_blocks_line_of_sight(rulebook: Rulebook) -> None:
     s = situation(rulebook, [{"row": 5, "col": 11, "terrain": "forest"}])
     los = line_of_sight(s, rulebook, Hex(6, 10), Hex(4, 12))
     assert not los.clear
-    assert [(b.hex, b.rule, b.via) for b in los.blocked_by] == [(Hex(5, 11), "forest", "crossed")]
+    assert [(b.hex, b.why.rule, b.via) for b in los.blocked_by] == [(Hex(5, 11), "forest", "crossed")]
 
 
 def test_river_does_not_block_line_of_sight(rulebook: Rulebook) -> None:
@@ -149,7 +149,7 @@ def test_any_unit_friend_or_foe_between_blocks(rulebook: Rulebook, blocker_id: s
     s = situation(rulebook, units=[("A", 4, 4), (blocker_id, 4, 6), ("B", 4, 8)])
     los = line_of_sight(s, rulebook, Hex(4, 4), Hex(4, 8))
     assert not los.clear
-    assert los.blocked_by[0].hex == Hex(4, 6) and los.blocked_by[0].rule == "line_of_sight"
+    assert los.blocked_by[0].hex == Hex(4, 6) and los.blocked_by[0].why.rule == "line_of_sight"
 
 
 def test_the_two_end_hexes_never_block(rulebook: Rulebook) -> None:
@@ -223,7 +223,7 @@ HILLS_SAME_GROUP = [{"row": 4, "col": c, "terrain": "hill"} for c in (4, 6, 8)]
 def test_hill_between_blocks_units_off_the_hill(rulebook: Rulebook) -> None:
     s = situation(rulebook, [{"row": 4, "col": 6, "terrain": "hill"}])
     los = line_of_sight(s, rulebook, Hex(4, 4), Hex(4, 8))
-    assert not los.clear and los.blocked_by[0].rule == "hill"
+    assert not los.clear and los.blocked_by[0].why.rule == "hill"
 
 
 def test_hills_of_the_same_group_do_not_block_units_on_that_group(rulebook: Rulebook) -> None:
@@ -243,7 +243,7 @@ def test_a_hill_of_another_group_still_blocks(rulebook: Rulebook) -> None:
 def test_a_unit_on_the_same_hill_group_still_blocks(rulebook: Rulebook) -> None:
     s = situation(rulebook, HILLS_SAME_GROUP, [("A", 4, 4), ("a2", 4, 6), ("B", 4, 8)])
     los = line_of_sight(s, rulebook, Hex(4, 4), Hex(4, 8))
-    assert not los.clear and [b.rule for b in los.blocked_by] == ["line_of_sight"]
+    assert not los.clear and [b.why.rule for b in los.blocked_by] == ["line_of_sight"]
 
 
 def test_only_one_end_on_the_hill_group_is_blocked(rulebook: Rulebook) -> None:
@@ -288,7 +288,7 @@ def test_every_blocker_and_reason_cites_an_existing_entry(rulebook: Rulebook) ->
                   [("A", 4, 4), ("b1", 4, 12), ("B", 6, 10)])
     for target in STANDARD.hexes():
         los = line_of_sight(s, rulebook, Hex(4, 4), target)
-        assert all(b.rule in rulebook.kinds for b in los.blocked_by)
+        assert all(b.why.rule in rulebook.kinds for b in los.blocked_by)
         assert all(r.rule in rulebook.kinds for r in los.reasons)
 
 
@@ -319,7 +319,7 @@ def test_line_of_sight_is_symmetric(rulebook: Rulebook, cells: list[tuple[int, i
     assert there.clear == back.clear
     assert set(there.crossed) == set(back.crossed)
     assert set(there.edges) == set(back.edges)
-    assert {(x.hex, x.rule) for x in there.blocked_by} == {(x.hex, x.rule) for x in back.blocked_by}
+    assert {(x.hex, x.why.rule) for x in there.blocked_by} == {(x.hex, x.why.rule) for x in back.blocked_by}
 
 
 def test_lake_group_size_is_read_from_the_lake_entry(rulebook: Rulebook) -> None:

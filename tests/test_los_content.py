@@ -27,7 +27,7 @@ def test_feature_alone_between_two_units_blocks_as_its_entry_says(feature: str) 
     expected = rules.blocks_los and rules.los_rule != "lake_group"
     assert los.clear is not expected
     if expected:
-        assert [b.rule for b in los.blocked_by] == [feature]
+        assert [b.why.rule for b in los.blocked_by] == [feature]
 
 
 @pytest.mark.parametrize("feature", [f for f in FEATURES if RULEBOOK.hex_rules(f).los_rule == "plateau"])

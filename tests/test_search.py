@@ -551,7 +551,7 @@ def test_the_exported_offline_tables_reproduce_the_servers_scores(index, query):
     weights: dict[str, float] = {}
     scores: dict[int, float] = {}
     for group in parsed.groups:
-        for alternative in group.alternatives:
+        for alternative in group:
             if len(alternative.stems) == 1:
                 weights[alternative.stems[0]] = max(weights.get(alternative.stems[0], 0.0), alternative.weight)
             else:

@@ -53,14 +53,6 @@ class Blocker:
     edge_with: Hex | None = None
 
     @property
-    def rule(self) -> str:
-        return self.why.rule
-
-    @property
-    def reason(self) -> str:
-        return self.why.text
-
-    @property
     def what(self) -> UnitRef | EntryRef:
         """The unit or the terrain that obstructs, as the reason names it."""
         found = self.why.param_map.get("unit") or self.why.param_map.get("terrain")
@@ -422,7 +414,7 @@ def los_json(board: Board, los: LineOfSight) -> dict[str, Any]:
         "distance": los.distance,
         "clear": los.clear,
         "blocked_by": [
-            {**hex_json(board, b.hex), "reason": b.reason, "rule": b.rule, "code": b.why.code,
+            {**hex_json(board, b.hex), "reason": b.why.text, "rule": b.why.rule, "code": b.why.code,
              "params": b.why.to_dict()["params"], "via": b.via,
              **({"edge_with": hex_json(board, b.edge_with)} if b.edge_with is not None else {})}
             for b in los.blocked_by

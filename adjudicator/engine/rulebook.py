@@ -5,14 +5,15 @@ validates each file against them, so a typo in a rule file fails ``flask content
 file and field named) and, at the same time, the values the engine reads. A page and a
 computation therefore read the very same numbers: no rule number is typed twice.
 
-This module imports nothing outside the standard library. ``__pydantic_config__`` is a plain dict
-read by the loader's validator; it forbids unknown fields so a misspelt key is an error.
+This module imports nothing outside the standard library. Every schema class is declared with
+``@rules_schema``: a frozen dataclass whose ``__pydantic_config__`` (a plain dict read by the
+loader's validator) forbids unknown fields, so a misspelt key is an error.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, dataclass_transform
 
 UnitClass = Literal["infantry", "armor", "artillery"]
 """The three families the rules speak of ("Infantry -1 die, Armor -2 dice", "Impassable by Armor &
@@ -24,6 +25,15 @@ R = TypeVar("R")
 """A kind's rules schema (``HexRules``, ``UnitRules``…), for the typed accessors of ``Rulebook``."""
 
 FORBID = {"extra": "forbid"}
+S = TypeVar("S")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def rules_schema(cls: type[S]) -> type[S]:
+    """One home for what every schema class is: frozen (the engine shares the values it reads) and
+    strict when validated (``FORBID``: an unknown key in a content file is refused, naming it)."""
+    setattr(cls, "__pydantic_config__", FORBID)  # noqa: B010 (a plain class has no such attribute to assign)
+    return dataclass(frozen=True)(cls)
 
 ReductionCondition = Literal[
     "from_below",  # attacker's hex is lower than the target's (hills, mountains, cliffs, ridges)
@@ -37,7 +47,7 @@ ReductionCondition = Literal[
 ]
 
 
-@dataclass(frozen=True)
+@rules_schema
 class DiceReduction:
     """A battle-dice reduction suffered by attackers of a unit standing in this hex.
 
@@ -45,16 +55,14 @@ class DiceReduction:
     hold. A hex feature may list several; the engine takes the first whose conditions hold
     (so list the most specific first)."""
 
-    __pydantic_config__ = FORBID
     dice: dict[UnitClass, int]
     when: tuple[ReductionCondition, ...] = ()
 
 
-@dataclass(frozen=True)
+@rules_schema
 class FlagRule:
     """Permission (or obligation) to ignore retreat flags."""
 
-    __pydantic_config__ = FORBID
     count: int | Literal["all"] = 1
     unit_classes: tuple[UnitClass, ...] = ()  # empty: every class
     nations: tuple[str, ...] = ()  # empty: every nation
@@ -62,11 +70,10 @@ class FlagRule:
     mandatory: bool = False  # "must ignore" instead of "may ignore"
 
 
-@dataclass(frozen=True)
+@rules_schema
 class EntryRisk:
     """Dice rolled when a unit moves or retreats onto the hex (Frozen River)."""
 
-    __pydantic_config__ = FORBID
     dice: int
     faces: tuple[Face, ...]
     figures_per_face: int = 1
@@ -74,20 +81,18 @@ class EntryRisk:
     on_retreat: bool = True
 
 
-@dataclass(frozen=True)
+@rules_schema
 class TakeGroundLimit:
     """Units of ``unit_classes`` may not take ground into this hex from ``from_terrains``."""
 
-    __pydantic_config__ = FORBID
     unit_classes: tuple[UnitClass, ...]
     from_terrains: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@rules_schema
 class HexRules:
     """Effects of a terrain, obstacle or marker on the hex it occupies."""
 
-    __pydantic_config__ = FORBID
     editor_names: tuple[str, ...] = ()  # official scenario editor (.m44) tile names
     elevation: int = 0  # 1 for hill-height terrain, 2 for mountains ("from below" comparisons)
     plateau: str | None = None  # LOS exception group: same-height contiguous hexes of this group
@@ -147,30 +152,27 @@ class HexRules:
     drawn_over: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@rules_schema
 class TerrainPair:
     """A move between a hex of ``terrains`` and a hex of ``and_terrains``, either way (terrain ids,
     their variants, or plateau groups)."""
 
-    __pydantic_config__ = FORBID
     terrains: tuple[str, ...]
     and_terrains: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@rules_schema
 class StarHit:
     """Stars rolled by this unit score hits on targets of these classes."""
 
-    __pydantic_config__ = FORBID
     targets: tuple[UnitClass, ...]
     when: Literal["always", "unmoved"] = "always"
 
 
-@dataclass(frozen=True)
+@rules_schema
 class UnitRules:
     """A unit profile: how it moves, battles, is hit and retreats."""
 
-    __pydantic_config__ = FORBID
     unit_class: UnitClass
     targeted_as: UnitClass
     figures: int
@@ -230,11 +232,10 @@ class UnitRules:
     figures_per_medal: int | None = None
 
 
-@dataclass(frozen=True)
+@rules_schema
 class DiceModifier:
     """A bonus (or penalty) to the attacker's dice from a card, badge, nation or special rule."""
 
-    __pydantic_config__ = FORBID
     amount: int
     unit_classes: tuple[UnitClass, ...] = ()  # attacker classes; empty: any
     units: tuple[str, ...] = ()  # attacker unit profile ids; empty: any
@@ -244,11 +245,10 @@ class DiceModifier:
     nations: tuple[str, ...] = ()  # attacker nations; empty: any
 
 
-@dataclass(frozen=True)
+@rules_schema
 class BadgeRules:
     """A badge or unit marker placed on a unit."""
 
-    __pydantic_config__ = FORBID
     applies_to: tuple[str, ...] = ()  # unit type ids it may be placed on
     turns_into: str | None = None  # unit profile id the badged unit uses
     editor_badges: tuple[int, ...] = ()  # ".m44" badge numbers
@@ -262,20 +262,18 @@ class BadgeRules:
     forbids_flag_ignoring: bool = False  # every flag rolled against the unit counts, none is ignored (a boat)
 
 
-@dataclass(frozen=True)
+@rules_schema
 class MarkerRules(HexRules, BadgeRules):
     """Markers sit on a hex (minefields, exit markers) or on a unit (camouflage)."""
 
-    __pydantic_config__ = FORBID
     placed_on: Literal["hex", "unit"] = "hex"
     # exit markers: medals a unit leaving the board through the hex gives its own side (one of its
     # figures goes on the Victory track); None: the marker is not an exit
     medals_per_exit: int | None = None
 
 
-@dataclass(frozen=True)
+@rules_schema
 class DeckCount:
-    __pydantic_config__ = FORBID
     deck: Literal["standard", "breakthrough"]
     count: int
     section: Literal["left", "center", "right"] | None = None
@@ -286,35 +284,32 @@ OrderSection = Literal["card", "chosen", "left", "center", "right"]
 chooses (Infantry Assault), or a named section, each named from the ordering player's own side."""
 
 
-@dataclass(frozen=True)
+@rules_schema
 class OrderGroup:
     """One pool of units a command card orders (core ``ordering``): how many, and from where.
 
     A unit on a hex straddling two sections may fill a group of either section, and is counted
     once (engine ``orders``)."""
 
-    __pydantic_config__ = FORBID
     count: int | Literal["all"]  # how many units; "all": every unit it admits
     section: OrderSection | None = None  # None: anywhere on the board
 
 
-@dataclass(frozen=True)
+@rules_schema
 class RollOrder:
     """What one die face rolled for the card orders (Their Finest Hour): a unit of these classes or
     profiles (none listed: a unit of any kind)."""
 
-    __pydantic_config__ = FORBID
     face: Face
     unit_classes: tuple[UnitClass, ...] = ()
     units: tuple[str, ...] = ()  # unit profile ids it orders besides those classes (Supply Truck: infantry)
     excludes_units: tuple[str, ...] = ()  # unit profile ids of those classes it does not order
 
 
-@dataclass(frozen=True)
+@rules_schema
 class CardRules:
     """A command card."""
 
-    __pydantic_config__ = FORBID
     card_type: Literal["section", "tactic"] | None = None  # None: no bundled source says (Air Sortie)
     deck_counts: tuple[DeckCount, ...] = ()
     # what it orders (engine/orders.py, which also words the card's order in one line from these)
@@ -354,11 +349,10 @@ class CardRules:
     targets_contiguous: bool = False  # card attacks: the targets must stand on contiguous hexes
 
 
-@dataclass(frozen=True)
+@rules_schema
 class CombatCardRules:
     """A combat card deck, the combat-card rules, or a special action."""
 
-    __pydantic_config__ = FORBID
     deck: Literal["urban", "winter", "jungle", "desert"] | None = None
     special_action: bool = False
     deck_size: int | None = None
@@ -366,9 +360,8 @@ class CombatCardRules:
     flags: tuple[FlagRule, ...] = ()
 
 
-@dataclass(frozen=True)
+@rules_schema
 class NationRules:
-    __pydantic_config__ = FORBID
     nation_codes: tuple[str, ...] = ()  # situation ``nation`` values these rules apply to
     country: str | None = None  # nation code of its troops when no code switches its rules on (US Marines: us)
     dice_modifiers: tuple[DiceModifier, ...] = ()
@@ -400,9 +393,8 @@ class NationRules:
     extra_units_not_with: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@rules_schema
 class MoveLimit:
-    __pydantic_config__ = FORBID
     unit_classes: tuple[UnitClass, ...]
     move_and_battle: int | None = None
     max_move: int | None = None
@@ -410,9 +402,8 @@ class MoveLimit:
     road_max_move: int | None = None  # most hexes when the whole move is on road (Winter Weather: 3)
 
 
-@dataclass(frozen=True)
+@rules_schema
 class SpecialRuleRules:
-    __pydantic_config__ = FORBID
     situation_id: str | None = None  # id accepted in a situation's ``rules`` list
     matching_symbols_close_assault_only: bool = False  # reduced visibility
     move_limits: tuple[MoveLimit, ...] = ()
@@ -421,9 +412,8 @@ class SpecialRuleRules:
     fixed_dice_cards: tuple[str, ...] = ()  # the card attacks whose dice ``fixed_dice`` replaces (Air Power)
 
 
-@dataclass(frozen=True)
+@rules_schema
 class ActionRules:
-    __pydantic_config__ = FORBID
     requires_rule: str | None = None
     situation_id: str | None = None
 
@@ -434,12 +424,11 @@ of a group, all of them by default), have units on more than half of them, or be
 with units there."""
 
 
-@dataclass(frozen=True)
+@rules_schema
 class VictoryRules:
     """A medal objective's condition (content ``victory``): what holds it, when it is checked, how
     long it is kept. ``engine.score`` reads these fields; a scenario's ``objectives`` name the entry."""
 
-    __pydantic_config__ = FORBID
     # True: the medal is held only while the condition holds and lost the moment it fails; False:
     # gained for good once the condition is met; None: neither (last to occupy, sudden death)
     temporary: bool | None = None
@@ -453,18 +442,16 @@ class VictoryRules:
     ends_game: bool = False  # sudden death: the side that meets it wins at once, whatever the medals
 
 
-@dataclass(frozen=True)
+@rules_schema
 class BoardFace:
     """One printed face of the board (core ``board_faces``): what a situation's ``face`` may be."""
 
-    __pydantic_config__ = FORBID
     name: str  # what the builder and the page call it ("Winter")
     editor_face: str  # the scenario editor's ``board.face`` value for it ("WINTER")
 
 
-@dataclass(frozen=True)
+@rules_schema
 class CoreRules:
-    __pydantic_config__ = FORBID
     die_faces: dict[Face, int] = field(default_factory=dict)
     close_assault_range: int | None = None
     overruns_per_turn: int | None = None

@@ -87,7 +87,7 @@ class Scorer:
         weights: dict[str, float] = {}
         phrases: list[tuple[float, tuple[str, ...]]] = []
         for group in parsed.groups:
-            for alternative in group.alternatives:
+            for alternative in group:
                 if len(alternative.stems) == 1:
                     stem = alternative.stems[0]
                     weights[stem] = max(weights.get(stem, 0.0), alternative.weight)

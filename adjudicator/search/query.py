@@ -40,29 +40,30 @@ class Lexicon(Protocol):
 
 @dataclass(frozen=True)
 class Alternative:
-    """One reading of a group of typed words: as typed, a synonym, a correction, a completion."""
+    """One reading of a run of typed words (as typed, a synonym, a correction, a completion): the
+    index's stems for it and how sure it is."""
 
-    words: tuple[str, ...]
     stems: tuple[str, ...]
     weight: float
-    source: str
 
 
-@dataclass(frozen=True)
-class Group:
-    typed: tuple[str, ...]
-    alternatives: tuple[Alternative, ...]
+Group = tuple[Alternative, ...]
+"""The readings of one run of typed words; a query is a sequence of groups, one reading of each
+is meant."""
 
 
 @dataclass(frozen=True)
 class ParsedQuery:
+    """What the player typed, cleaned (``text``), its groups of readings, and the corrected
+    words as a "did you mean" (``suggestion``, None when nothing was corrected)."""
+
     text: str
     groups: tuple[Group, ...]
     suggestion: str | None
 
     @property
     def stems(self) -> frozenset[str]:
-        return frozenset(s for g in self.groups for a in g.alternatives for s in a.stems)
+        return frozenset(s for group in self.groups for reading in group for s in reading.stems)
 
 
 def clean(text: str) -> str:
@@ -136,13 +137,11 @@ def _groups(words: list[str], corrected: list[str], completions: dict[int, list[
         typed = tuple(words[i:i + span])
         readings = tuple(corrected[i:i + span])
         weight = WEIGHT_TYPED if readings == typed else WEIGHT_FUZZY
-        alternatives = [Alternative(readings, stems_of(" ".join(readings)), weight, "typed")]
-        alternatives += [
-            Alternative(r, stems_of(" ".join(r)), weight * WEIGHT_SYNONYM, "synonym") for r in replacements
-        ]
+        alternatives = [Alternative(stems_of(" ".join(readings)), weight)]  # as typed, or corrected
+        alternatives += [Alternative(stems_of(" ".join(r)), weight * WEIGHT_SYNONYM) for r in replacements]
         if span == 1:
             alternatives += [
-                Alternative((c,), stems_of(c), WEIGHT_PREFIX if n == 0 else WEIGHT_PREFIX_OTHER, "prefix")
+                Alternative(stems_of(c), WEIGHT_PREFIX if n == 0 else WEIGHT_PREFIX_OTHER)
                 for n, c in enumerate(completions.get(i, ()))
             ]
         unique: dict[tuple[str, ...], Alternative] = {}
@@ -150,6 +149,6 @@ def _groups(words: list[str], corrected: list[str], completions: dict[int, list[
             if alternative.stems and alternative.stems not in unique:
                 unique[alternative.stems] = alternative
         if unique:
-            groups.append(Group(typed, tuple(unique.values())))
+            groups.append(tuple(unique.values()))
         i += span
     return tuple(groups)

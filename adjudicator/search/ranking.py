@@ -81,7 +81,7 @@ def _consume(phrase: tuple[str, ...], groups: list[Readings], at: int, weight: f
 def named_entries(parsed: ParsedQuery, index: Names) -> dict[int, NameMatch]:
     """Entries one of whose names the query spells out, with the best (longest) place it does."""
     best: dict[int, NameMatch] = {}
-    groups = [tuple((a.stems, len(a.stems), a.weight) for a in group.alternatives if a.weight >= NAMING_WEIGHT)
+    groups = [tuple((a.stems, len(a.stems), a.weight) for a in group if a.weight >= NAMING_WEIGHT)
               for group in parsed.groups]
     present = frozenset(stem for readings in groups for stems, _size, _weight in readings for stem in stems)
     for start, readings in enumerate(groups):

@@ -410,7 +410,7 @@ def whoosh_query(parsed: ParsedQuery) -> Query | None:
     weights: dict[tuple[str, str], float] = {}
     phrases: list[Query] = []
     for group in parsed.groups:
-        for alternative in group.alternatives:
+        for alternative in group:
             if len(alternative.stems) == 1:
                 for field_name in TEXT_FIELDS:
                     key = (field_name, alternative.stems[0])
