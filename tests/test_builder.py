@@ -84,6 +84,20 @@ def test_palette_is_generated_from_the_content(client, catalogue, rulebook):
     assert palette["kinds"]["forest"] == "terrain" and palette["kinds"]["line_of_sight"] == "core"
 
 
+def test_every_die_face_has_one_name_in_players_words_from_the_content(client, rulebook):
+    """The builder labels the battle-die faces from core ``range_and_dice`` ``face_names``: one
+    name for each face of ``die_faces``, all written alike ("Grenade" beside "Armor", not
+    "grenade"), and Their Finest Hour asks for the faces whose dice order units."""
+    palette = page_data(client.get("/builder").get_data(as_text=True), client)["palette"]
+    dice = rulebook.core_rules("range_and_dice")
+    assert set(palette["face_names"]) == set(dice.die_faces)
+    assert palette["face_names"] == {"infantry": "Infantry", "armor": "Armor", "grenade": "Grenade",
+                                     "star": "Star", "flag": "Flag"}
+    finest = next(c for c in palette["command_cards"] if c["id"] == "their_finest_hour")
+    assert finest["rolls"] == ["infantry", "armor", "star"]
+    assert all(c["rolls"] == [] for c in palette["command_cards"] if c["id"] != "their_finest_hour")
+
+
 def test_winter_hexes_are_labelled_by_their_terrain_not_winter(client, catalogue):
     """Winter tiles: every winter tile read "Winter" on the board; the winter look already says it."""
     palette = page_data(client.get("/builder").get_data(as_text=True), client)["palette"]

@@ -83,3 +83,21 @@ def test_probe_in_the_centre_orders_by_taps_and_refuses_with_the_rule(phone_page
     page.wait_for_selector("#builder.ready")
     page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('2 of 2')")
     assert page.locator("#play-card").input_value() == "probe@center"
+
+
+def test_their_finest_hour_asks_for_each_ordering_face_by_its_name(phone_page: Any, live_server: str,
+                                                                     rulebook: Any) -> None:
+    """Their Finest Hour orders a unit for each die showing its symbol or a star (card
+    ``roll_orders``): "Play a card" asks how many of those faces were rolled, each named as the
+    die-face table of core ``range_and_dice`` names it, in the card's order."""
+    page = phone_page
+    page.goto(live_server + link([*CENTRE, ENEMY], "C1", "X"))
+    page.wait_for_selector("#builder.ready")
+    page.select_option("#play-side", "allies")
+    page.select_option("#play-card", "their_finest_hour")
+    page.wait_for_selector(".play-face")
+    card = rulebook.rules["their_finest_hour"]
+    names = rulebook.core_rules("range_and_dice").face_names
+    labels = [t.strip() for t in page.locator(".play-face").all_inner_texts()]
+    assert labels == [names[o.face] for o in card.roll_orders] == ["Infantry", "Armor", "Star"]
+    assert page.locator('[data-fk="play-die-star"]').get_attribute("aria-label") == "Star symbols rolled"

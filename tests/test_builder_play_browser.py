@@ -145,6 +145,29 @@ def test_entering_the_roll_shows_the_outcome_steps_and_applies_it(phone_page: An
     assert f"{left} of 4" in where[(end["row"], end["col"])], "the target lost its figure and retreated"
 
 
+def test_the_roll_buttons_and_the_dice_tab_name_every_face_alike(phone_page: Any, live_server: str, app: Any,
+                                                                  rulebook: Any) -> None:
+    """The faces are named as players do and all alike, from core ``range_and_dice``
+    ``face_names``: the five roll buttons in the die's order, and the faces that hit in the Dice tab
+    (armor close assault on infantry hits on its symbol and grenades: rule `resolving_hits`)."""
+    dice = rulebook.core_rules("range_and_dice")
+    page = phone_page
+    open_builder(page, live_server)
+    place(page, 5, 11, "allies", "armor")
+    place(page, 4, 12, "axis", "infantry")
+    verdict(page)
+    expected = post(app, "/api/v1/battle", {**situation([("u1", "allies", "armor", 5, 11, 3),
+                                                         ("u2", "axis", "infantry", 4, 12, 4)]),
+                                            "attacker": "u1", "target": "u2"})
+    page.click('[data-fk="enter-roll"]')
+    buttons = [t.strip() for t in page.locator(".roll-faces .roll-face-name").all_inner_texts()]
+    assert buttons == [dice.face_names[f] for f in dice.die_faces] == ["Infantry", "Armor", "Grenade", "Star", "Flag"]
+    page.click('[data-fk="tab-dice"]')
+    chips = [t.strip() for t in page.locator("#ruling .face-chip").all_inner_texts()]
+    assert chips == [dice.face_names[f] for f in expected["hit_symbols"]] and "Grenade" in chips
+    save_screenshot(page, "play-roll-face-names-phone")
+
+
 def test_selecting_a_unit_draws_its_fire_map(phone_page: Any, live_server: str, app: Any) -> None:
     """Fire map: whom the unit can battle with how many dice, and who can battle it back."""
     page = phone_page

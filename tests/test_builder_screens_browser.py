@@ -329,6 +329,8 @@ def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page
     assert lines[0] == ("Allied Infantry (4 figures) on F3 (Hill) battles Axis Armor (3 figures) on F5 (Forest),"
                         " range 2.")
     assert f"Ruling: roll {dice(expected['dice'])}." in lines
+    face_names = catalogue.rulebook().core_rules("range_and_dice").face_names
+    assert f"Hits on: {', '.join(face_names[f] for f in expected['hit_symbols'])}." in lines  # "Armor, Grenade"
     for step in expected["breakdown"]:
         cited = catalogue.citations.get(step["rule"], {}).get(step.get("fact")) if step.get("fact") else None
         source = cited.source.label if cited else catalogue.entries[step["rule"]].meta.sources[0].label

@@ -153,6 +153,7 @@ LABELS: dict[str, str] = {
     "game_ends_at_once": "The game ends the moment a side has its medals",
     "simultaneous_reach_winner": "Both sides at the count at once: the winner is",
     "die_faces": "Battle die faces",
+    "face_names": "Names of the die faces",
     "close_assault_range": "Close assault range",
     "overruns_per_turn": "Armor overruns per turn",
     "retreat_hexes_per_flag": "Retreat hexes per flag",
@@ -392,6 +393,7 @@ FORMATTERS: dict[str, Callable[[Any, Link], Markup]] = {
     "order_groups": _order_groups,
     "roll_orders": _roll_orders,
     "extra_units_tactic_range": _tactic_range,
+    "face_names": lambda value, _link: escape(", ".join(value.values())),  # "Infantry, Armor, Grenade…"
 }
 """The fields with a shape of their own, each with its formatter."""
 

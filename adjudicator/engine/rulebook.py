@@ -453,6 +453,7 @@ class BoardFace:
 @rules_schema
 class CoreRules:
     die_faces: dict[Face, int] = field(default_factory=dict)
+    face_names: dict[Face, str] = field(default_factory=dict)  # what players call each face ("Grenade")
     close_assault_range: int | None = None
     overruns_per_turn: int | None = None
     retreat_hexes_per_flag: int | None = None
@@ -479,6 +480,8 @@ DISPLAY_ONLY: dict[str, str] = {
     "CoreRules.default_board_face": "the board's face is cosmetic (Winter Wars rulebook, Foreword): no ruling "
                                     "reads a situation's face, so only the builder needs the face it draws "
                                     "when a situation gives none",
+    "CoreRules.face_names": "labels: the builder names the die faces with them (roll buttons, hit symbols, copied "
+                            "text); rulings match faces by id",
 }
 """Structured fields no ruling computes with, each with the reason (no dead fields: a rule the
 engine should apply must not hide in a display-only field)."""

@@ -17,6 +17,7 @@ from flask import current_app, url_for
 from adjudicator.config import current
 from adjudicator.content.loader import Catalogue
 from adjudicator.engine.api import needs_section
+from adjudicator.engine.core_ids import DICE_RULE
 from adjudicator.engine.geometry import BOARDS, Board
 from adjudicator.engine.orders import order_summary
 from adjudicator.engine.rulebook import (
@@ -68,6 +69,13 @@ def board_json(board: Board) -> dict[str, Any]:
             for h in board.hexes()
         ],
     }
+
+
+def face_names(rb: Rulebook) -> dict[str, str]:
+    """What players call each battle-die face (core ``range_and_dice`` ``face_names``): the one
+    table the builder labels faces from (roll buttons, hit symbols, Their Finest Hour, copied text)."""
+    core = rb.core(DICE_RULE)
+    return {str(face): name for face, name in core.face_names.items()} if core is not None else {}
 
 
 def faces_json(rb: Rulebook) -> dict[str, Any]:
@@ -158,10 +166,12 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
             if isinstance(rules, CardRules):
                 # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
                 # What "Play a card" asks before /api/v1/order can answer: a section (the card's, or one
-                # chosen), the card Counter-Attack copies, the dice Their Finest Hour rolls.
+                # chosen), the card Counter-Attack copies, the faces whose dice order units (Their
+                # Finest Hour: ``rolls``, empty for every other card).
                 cards.append({**base, "card_type": rules.card_type, "attacks_alone": bool(rules.fixed_dice),
                               "section": needs_section(rb, entry.id), "copies": rules.copies_last_card,
-                              "rolls": bool(rules.roll_orders), "orders": order_summary(rb, entry.id)})
+                              "rolls": list(dict.fromkeys(o.face for o in rules.roll_orders)),
+                              "orders": order_summary(rb, entry.id)})
             if isinstance(rules, CombatCardRules):
                 combat_cards.append({**base, "deck": rules.deck, "special_action": rules.special_action})
             if isinstance(rules, NationRules):
@@ -191,6 +201,7 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
         **_fact_citations(catalogue),
         "kinds": dict(rb.kinds),
         "names": dict(rb.names),
+        "face_names": face_names(rb),
         "limits": {"max_figures": MAX_FIGURES, "max_moved": MAX_MOVED, "max_flags": MAX_SAVED_FLAGS,
                    "max_saved_bytes": MAX_SAVED_BYTES,
                    # a share link unpacks to at most the largest body the API takes: no situation

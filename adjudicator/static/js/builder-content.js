@@ -24,6 +24,11 @@ export class Content {
     return this.names[id] || id;
   }
 
+  /** What players call a battle-die face ("Grenade"), from the content's one table of them. */
+  faceName(face) {
+    return this.p.face_names?.[face] || face;
+  }
+
   /** The one citation of a step: the section that decides `fact` of entry `id` (contracts §4:
    * the citations of each structured field, when the page data carries them), else the section
    * the entry is cited to: "Forest — Terrain, Forest". Empty without an id. */

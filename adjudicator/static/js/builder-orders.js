@@ -12,7 +12,6 @@ import {message} from './builder-view.js';
 
 const SECTIONS = ['left', 'center', 'right'];
 const SECTION_NAMES = {left: 'left flank', center: 'centre', right: 'right flank'};
-const FACES = {infantry: 'Infantry', armor: 'Armor', star: 'Star'};
 
 /** "1 unit", "2 units". */
 const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -222,7 +221,7 @@ export class Orders {
     const rows = [h('div', {class: 'play-row'}, h('span', {class: 'play-label', 'aria-hidden': 'true'}, 'Play a card'),
       side, card)];
     if (info?.copies) rows.push(this.copiedRow(play));
-    if (info?.rolls) rows.push(this.rolledRow(play));
+    if (info?.rolls?.length) rows.push(this.rolledRow(play, info.rolls));
     return rows;
   }
 
@@ -254,13 +253,14 @@ export class Orders {
     return h('div', {class: 'play-row'}, h('span', {class: 'play-label'}, 'The opponent\'s last card'), select);
   }
 
-  /** Their Finest Hour: how many dice showed each face that orders a unit. */
-  rolledRow(play) {
-    const {store} = this;
+  /** Their Finest Hour: how many dice showed each face that orders a unit (``faces``, the card's). */
+  rolledRow(play, faces) {
+    const {store, content} = this;
     const rolled = play.rolled || {};
     return h('div', {class: 'play-row', role: 'group', 'aria-label': 'The dice rolled'},
       h('span', {class: 'play-label'}, 'Dice rolled'),
-      Object.entries(FACES).map(([face, name]) => {
+      faces.map((face) => {
+        const name = content.faceName(face);
         const input = h('input', {type: 'number', min: 0, max: 12, value: rolled[face] || 0, class: 'play-die',
           id: `play-die-${face}`, 'data-fk': `play-die-${face}`, 'aria-label': `${name} symbols rolled`});
         input.addEventListener('change', () => {

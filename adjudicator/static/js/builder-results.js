@@ -197,7 +197,7 @@ function renderBattle(out, verdict, r, {state, content, board, attacker, target,
   if (b.hit_symbols?.length) {
     out.push(section('Hits on', 'dice',
       h('ul', {class: 'faces'},
-        b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.name(f)))),
+        b.hit_symbols.map((f) => h('li', {class: 'face-chip'}, faceIcon(f), content.faceName(f)))),
       reasons(content, b.hit_reasons, 'reasons small'),
       b.flags_ignored ? h('p', {class: 'r-note'},
         `The target may ignore ${b.flags_ignored === 'all' ? 'every' : b.flags_ignored} `

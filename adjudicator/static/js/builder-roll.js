@@ -128,7 +128,7 @@ export class Roll {
       FACES.map((f) => h('button', {
         type: 'button', class: `roll-face${hits.has(f) ? ' hits' : ''}`, 'data-fk': `roll-${f}`, disabled: n >= dice,
         onclick: () => this.add(f, dice, state),
-      }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.name(f)),
+      }, faceIcon(f), h('span', {class: 'roll-face-name'}, content.faceName(f)),
       hits.has(f) ? [h('span', {class: 'visually-hidden'}, ', '), h('span', {class: 'roll-face-hit'}, 'hit')] : null,
       h('span', {class: 'visually-hidden'}, ': '), h('span', {class: 'roll-face-n'}, String(counts[f])),
       h('span', {class: 'visually-hidden'}, ' rolled')))));

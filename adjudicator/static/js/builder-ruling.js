@@ -124,7 +124,7 @@ export class Ruling {
     if (d.legal) {
       bits.push(`✔ ${d.dice} ${d.dice === 1 ? 'die' : 'dice'}`);
       if (los?.needed !== false) bits.push(los?.clear ? 'LOS clear' : 'no LOS');
-      const hits = (d.hit_symbols || []).map((f) => content.name(f).toLowerCase());
+      const hits = (d.hit_symbols || []).map((f) => content.faceName(f).toLowerCase());
       if (hits.length) bits.push(`hits: ${hits.join(', ')}`);
       if (d.probabilities?.hits) bits.push(`${pct(1 - d.probabilities.hits[0])} ≥1 hit`);
     } else {

@@ -155,7 +155,7 @@ export class Share {
         : (step.dice > 0 ? `+${step.dice}` : String(step.dice).replace('-', '−'));
       lines.push(`  ${n.padStart(3)}  ${said(step)}`);
     }
-    if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.name(f)).join(', ')}.`);
+    if (b.hit_symbols?.length) lines.push(`Hits on: ${b.hit_symbols.map((f) => content.faceName(f)).join(', ')}.`);
     if (b.legal && b.probabilities?.hits) {
       lines.push(`Chance of at least one hit: ${pct(1 - b.probabilities.hits[0])}.`);
     }
