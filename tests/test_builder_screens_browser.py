@@ -434,10 +434,48 @@ def pan(page: Any, box: dict, dx: float) -> None:
     touches(page, [[(x + dx * step / 8, y)] for step in range(9)])
 
 
+# Real scenarios, imported as a player would (editor .m44 files): 13 columns and 26.
+FIT_SCENARIOS = {"standard": "crossroads_standard.m44", "overlord": "french_decorative_overlord.m44"}
+
+BOARD_IN_FRAME = """() => {
+  const frame = document.getElementById('board-wrap').getBoundingClientRect();
+  const out = [];
+  for (const g of document.querySelectorAll('#board .hex')) {
+    const b = g.getBoundingClientRect();
+    if (b.left < frame.left - 0.5 || b.right > frame.right + 0.5 || b.right > innerWidth + 0.5
+        || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5) out.push(g.dataset.label);
+  }
+  return out;
+}"""
+
+UNIT_MARKS = """() => [...document.querySelectorAll('#board .unit-mark')]
+  .filter((m) => m.getBoundingClientRect().width > 0)
+  .map((m) => [m.closest('.unit').classList.contains('side-axis') ? 'axis' : 'allies', m.getAttribute('class'),
+    m.getBoundingClientRect().height])"""
+
+HEX_AT = """([x, y]) => document.elementFromPoint(x, y)?.closest('.hex')?.dataset.label ?? null"""
+
+BOARD_POINT = """([x, y]) => {
+  const svg = document.getElementById('board');
+  const box = svg.getBoundingClientRect();
+  const per = box.width / svg.viewBox.baseVal.width;
+  return [(x - box.left) / per, (y - box.top) / per];
+}"""
+
+
+def import_scenario(page: Any, name: str) -> int:
+    """Import an editor scenario file through the builder's Import box; the number of its units."""
+    page.locator("#import-box summary").click()
+    page.set_input_files("#m44-file", str(SAMPLES / name))
+    page.locator("#import-result").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.locator("#board .unit").count()
+
+
 @pytest.mark.parametrize("kind", ["standard", "overlord", "breakthrough"])
 def test_every_word_on_a_phone_board_is_readable_fit_included_and_two_fingers_zoom(kind, phone_page, live_server):
     """Every word on the board ≥ 11 CSS px on a 375-px phone, none overlapping, at the default
-    size and after "Fit" (as much of the board as fits while the words stay readable); two
+    size and after "Fit" (the whole board: on a phone too small for words, so none is drawn); two
     fingers zoom the board about them (spread: bigger; pinched: smaller, the words then left
     off), one finger pans it."""
     page = phone_page
@@ -461,14 +499,18 @@ def test_every_word_on_a_phone_board_is_readable_fit_included_and_two_fingers_zo
     for view in ("default", "fit"):
         if view == "fit":
             page.locator("#zoom-fit").tap()
+            assert page.evaluate(BOARD_IN_FRAME) == []  # the whole board
         sizes = page.evaluate(BOARD_TEXT_SIZES)
-        assert len(sizes) > 50
+        if view == "default":
+            assert len(sizes) > 50
+        else:  # every word would be under 11 px on a phone: none is drawn
+            assert page.locator("#board.compact").count() == 1 and sizes == []
         assert [(text, round(px, 2)) for text, px in sizes if px < 11] == []
         assert page.evaluate(OVERLAPPING_WORDS) == []
         save_screenshot(page, f"screens-board-{kind}-{view}", full_page=False)
     wrap = page.locator("#board-wrap")
     width = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
-    pinch(page, wrap.bounding_box(), 1.8)
+    pinch(page, wrap.bounding_box(), 2.5)
     bigger = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
     assert bigger > width * 1.3
     pinch(page, wrap.bounding_box(), 0.3)
@@ -482,6 +524,94 @@ def test_every_word_on_a_phone_board_is_readable_fit_included_and_two_fingers_zo
     page.wait_for_timeout(100)
     assert page.evaluate("document.getElementById('board-wrap').scrollLeft") != before  # one finger pans
     assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
+
+
+@pytest.mark.parametrize("screen", ["phone", "small", "landscape"])
+@pytest.mark.parametrize("kind", list(FIT_SCENARIOS))
+def test_fit_shows_every_column_of_an_imported_scenario_with_no_word_too_small(kind, screen, request, live_server):
+    """Fit on a phone, upright or sideways: the whole imported board in the frame (every column,
+    every row) and no word on it under 11 CSS px. Too small for words, the board leaves them off
+    and draws each unit as a mark (its side's colour, its class's symbol), taller than its token."""
+    page = open_builder(request, screen, live_server)
+    units = import_scenario(page, FIT_SCENARIOS[kind])
+    assert units >= 5
+    page.locator("#show-labels").tap()  # every hex's label asked for: still none drawn too small
+    page.locator("#zoom-fit").tap()
+    assert page.evaluate(BOARD_IN_FRAME) == []
+    assert [(text, round(px, 2)) for text, px in page.evaluate(BOARD_TEXT_SIZES) if px < 11] == []
+    assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
+    scale = page.evaluate("(() => { const b = document.getElementById('board');"
+                          " return b.getBoundingClientRect().width / b.viewBox.baseVal.width; })()")
+    if 13 * scale < 11:  # every word would be under 11 px: none is shown, the units are marks
+        assert page.locator("#board.compact").count() == 1
+        marks = page.evaluate(UNIT_MARKS)
+        assert len(marks) == units
+        assert {side for side, _, _ in marks} == {"allies", "axis"}
+        assert all(re.search(r"mark-(infantry|armor|artillery)", cls) for _, cls, _ in marks), marks
+        assert min(height for _, _, height in marks) >= 34 * scale - 0.5  # the token is 20 units tall
+    save_screenshot(page, f"fit-{kind}-{screen}", full_page=False)
+
+
+def test_on_a_fitted_overlord_board_two_fingers_zoom_about_them_one_pans_and_a_tap_places(phone_page, live_server):
+    """On a phone, an imported Overlord scenario after Fit (26 columns in 375 px, units as marks):
+    a tap on a unit's hex names it (details by tapping); two fingers spread zoom in about the point
+    between them (the board point under them stays under them) and the words come back; one finger
+    drags the board with it; and a tap still places a unit where it lands."""
+    page = phone_page
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    import_scenario(page, FIT_SCENARIOS["overlord"])
+    page.locator("#zoom-fit").tap()
+    assert page.locator("#board.compact").count() == 1
+    row, col = page.evaluate("""() => { const g = [...document.querySelectorAll('#board .hex')]
+      .find((h) => /Allied|Axis/.test(h.getAttribute('aria-label'))); return [+g.dataset.row, +g.dataset.col]; }""")
+    described = hexagon(page, row, col).get_attribute("aria-label")
+    side_and_unit = re.search(r"(Allied|Axis) [^,]+", described).group(0)
+    hexagon(page, row, col).tap()
+    page.wait_for_selector("#sheet:not([hidden])")
+    assert side_and_unit in page.locator("#sheet").inner_text()
+    page.keyboard.press("Escape")
+    page.evaluate("window.scrollTo(0, 0)")
+
+    wrap = page.locator("#board-wrap").bounding_box()
+    width = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    centre = (wrap["x"] + wrap["width"] * 0.4, wrap["y"] + wrap["height"] / 2)
+    under = page.evaluate(BOARD_POINT, list(centre))
+    span = [25 + 95 * step / 10 for step in range(11)]  # 50 px apart to 240: about 4.8 times
+    touches(page, [[(centre[0] - d, centre[1]), (centre[0] + d, centre[1])] for d in span])
+    page.wait_for_timeout(200)
+    bigger = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    assert bigger > width * 3
+    after = page.evaluate(BOARD_POINT, list(centre))
+    assert abs(after[0] - under[0]) < 8 and abs(after[1] - under[1]) < 8, (under, after)  # about the fingers
+    assert page.locator("#board.compact").count() == 0  # big enough: the words are back
+    assert [(text, round(px, 2)) for text, px in page.evaluate(BOARD_TEXT_SIZES) if px < 11] == []
+    save_screenshot(page, "fit-overlord-pinched-phone", full_page=False)
+
+    wrap = page.locator("#board-wrap").bounding_box()
+    start = (wrap["x"] + wrap["width"] * 0.7, wrap["y"] + wrap["height"] / 2)
+    grabbed = page.evaluate(BOARD_POINT, list(start))
+    scroll = page.evaluate("document.getElementById('board-wrap').scrollLeft")
+    touches(page, [[(start[0] - 150 * step / 10, start[1])] for step in range(11)])
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.getElementById('board-wrap').scrollLeft") > scroll + 100  # the board followed
+    dropped = page.evaluate(BOARD_POINT, [start[0] - 150, start[1]])
+    assert abs(dropped[0] - grabbed[0]) < 30, (grabbed, dropped)  # within a hex of the finger
+    assert page.evaluate("[window.scrollX, window.scrollY]") == [0, 0]
+
+    wrap = page.locator("#board-wrap").bounding_box()
+    empty = page.evaluate("""([x, y]) => {
+      const g = document.elementFromPoint(x, y)?.closest('.hex');
+      return g && !/Allied|Axis/.test(g.getAttribute('aria-label')) ? [Number(g.dataset.row), Number(g.dataset.col)]
+        : null; }""", [wrap["x"] + wrap["width"] / 2, wrap["y"] + wrap["height"] / 2])
+    assert empty is not None
+    units = page.locator("#board .unit").count()
+    hexagon(page, *empty).tap()
+    page.locator('[data-fk="place-allies-infantry"]').tap()
+    assert "Allied Infantry" in hexagon(page, *empty).get_attribute("aria-label")
+    assert page.locator("#board .unit").count() == units + 1
+    save_screenshot(page, "fit-overlord-placed-phone", full_page=False)
 
 
 def test_hills_and_towns_differ_in_brightness_and_the_colour_switch_holds(desktop_page, live_server):

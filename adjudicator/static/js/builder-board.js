@@ -5,7 +5,10 @@
 // straight line between two centres crosses exactly the hexes the engine says it crosses.
 // Every hex is a focusable button (roving tabindex; arrow keys move, Enter or Space acts, other
 // keys go to the controller's shortcuts). Zoom: the buttons beside the board, or two fingers on
-// it (pinch); one finger pans it (the browser scrolls the board's frame).
+// it (pinch, about the point between them); one finger pans it (the browser scrolls the board's
+// frame). Semantic zoom: a board zoomed out past where its words can be read (Fit on a phone)
+// leaves every word off and draws each unit as a larger mark, its side's colour and its class's
+// map symbol; zooming in, or tapping the hex, gives the details back.
 
 import {s} from './builder-dom.js';
 import {key} from './builder-state.js';
@@ -19,8 +22,16 @@ const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
 });
 const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
 export const MIN_TAP_PX = 46;
-/** The farthest a pinch zooms out: a whole Overlord board on a phone, words left off. */
+/** The farthest a pinch zooms out (or less, to see the whole board: an Overlord board on a phone). */
 const MIN_ZOOM = 0.3;
+const MAX_ZOOM = 3;
+/** The map symbol of each unit class on a zoomed-out board (a box with a cross, a track, a dot):
+ * shapes, not words, so they read at any size. Drawn in a 30 by 20 box centred on the hex. */
+const CLASS_MARKS = {
+  infantry: () => [s('line', {x1: -15, y1: -10, x2: 15, y2: 10}), s('line', {x1: -15, y1: 10, x2: 15, y2: -10})],
+  armor: () => [s('ellipse', {cx: 0, cy: 0, rx: 11, ry: 6})],
+  artillery: () => [s('circle', {class: 'mark-dot', cx: 0, cy: 0, r: 5})],
+};
 /** Every word on the board is drawn at FONT board units (builder.css) or more; below this many
  * CSS px (a zoomed-out board) the words are left off rather than drawn too small to read. */
 export const MIN_TEXT_PX = 11;
@@ -229,6 +240,7 @@ export class BoardView {
     const c = this.content;
     const start = c.startFigures(unit);
     const g = s('g', {class: `unit side-${unit.side}`});
+    g.append(this.mark(unit));
     g.append(s('rect',
       {class: 'unit-body', x: -22, y: -10.5, width: 44, height: 20, rx: unit.side === 'allies' ? 6 : 1.5}));
     g.append(s('text', {class: 'unit-abbr', y: 0, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
@@ -250,6 +262,16 @@ export class BoardView {
         {class: 'role-text', x: 20, y: -12, 'text-anchor': 'middle', 'dominant-baseline': 'central'}, role));
     }
     return g;
+  }
+
+  /** The unit as a zoomed-out board shows it (CSS shows it only on a .compact board): a block of
+   * its side's colour, shaped as its token is (rounded: Allies), with its class's map symbol. */
+  mark(unit) {
+    const cls = (this.content.profile(unit) || this.content.units.get(unit.type))?.unit_class;
+    const symbol = CLASS_MARKS[cls]?.() || [];
+    return s('g', {class: `unit-mark mark-${cls || 'unknown'}`},
+      s('rect', {class: 'mark-body', x: -22, y: -17, width: 44, height: 34, rx: unit.side === 'allies' ? 9 : 2}),
+      s('g', {class: 'mark-symbol'}, ...symbol));
   }
 
   describe(hex, cell, unit, state) {
@@ -356,7 +378,7 @@ export class BoardView {
 
   // -- zoom and scrolling ----------------------------------------------------------------------
   /** The room the board has on screen: its frame's width, and the height the page's layout gives
-   * the frame (its max-height on a phone, its height sideways; a desktop page grows instead). */
+   * the frame (its fixed height on a phone, upright or sideways; a desktop page grows instead). */
   room() {
     const style = getComputedStyle(this.wrap);
     const limit = [style.height, style.maxHeight].map(parseFloat).filter((v) => v > 0 && Number.isFinite(v));
@@ -365,16 +387,15 @@ export class BoardView {
       height: fixed && limit.length ? Math.min(...limit) - 2 : Infinity};
   }
 
-  /** The smallest scale whose words are still drawn at MIN_TEXT_PX (a hair over, as the board's
-   * size is rounded to whole pixels): "Fit" never goes below it. */
-  readableScale() { return (MIN_TEXT_PX + 0.05) / FONT; }
-
-  /** "Fit": as much of the board as the room shows with every word readable — the whole board
-   * when it fits at that size, else the readable size (the board then pans). */
+  /** "Fit": the whole board in its frame, every column (and every row the frame's height allows
+   * for). Where that is too small for words (a phone), the board goes compact: units as marks. */
   fitScale() {
     const {width, height} = this.room();
-    return Math.max(this.readableScale(), Math.min(width / this.width, height / this.height));
+    return Math.min(width / this.width, height / this.height);
   }
+
+  /** How far a pinch or "−" zooms out: MIN_ZOOM, or the whole board where that is smaller. */
+  minScale() { return Math.min(MIN_ZOOM, this.fitScale()); }
 
   /** A comfortable default: the whole board when its hexes stay thumb-sized, else hexes of
    * at least 44 px with the board scrolling. */
@@ -388,26 +409,39 @@ export class BoardView {
   applyZoom() {
     if (!this.board) return;
     const scale = this.zoom ?? this.defaultScale();
-    this.svg.setAttribute('width', Math.round(this.width * scale));
+    const width = Math.round(this.width * scale);
+    this.svg.setAttribute('width', width);
     this.svg.setAttribute('height', Math.round(this.height * scale));
-    // Zoomed out below the readable size (a pinch), the words are left off rather than drawn unreadably.
-    this.svg.classList.toggle('compact', FONT * scale < MIN_TEXT_PX - 0.01);
+    // Semantic zoom: where the words would be drawn under MIN_TEXT_PX (at the size drawn, rounded
+    // to whole pixels), they are left off and units are drawn as marks.
+    this.svg.classList.toggle('compact', FONT * (width / this.width) < MIN_TEXT_PX);
     this.scale = scale;
     return scale;
   }
 
-  /** Zoom about a point of the frame (its centre by default), which stays where it is. */
+  /** The board point (board units) under a point of the screen (client px). */
+  boardPoint(at) {
+    const box = this.svg.getBoundingClientRect();
+    const per = box.width / this.width;
+    return {x: (at.x - box.left) / per, y: (at.y - box.top) / per};
+  }
+
+  /** Scroll the frame so that board point `b` is under screen point `at`. */
+  pin(b, at) {
+    const box = this.svg.getBoundingClientRect();
+    const per = box.width / this.width;
+    this.wrap.scrollLeft += box.left + b.x * per - at.x;
+    this.wrap.scrollTop += box.top + b.y * per - at.y;
+  }
+
+  /** Zoom about a point of the screen (the frame's centre by default): what is under it stays. */
   zoomTo(scale, at = null) {
-    const before = this.scale || this.defaultScale();
-    const {wrap} = this;
-    const px = at ? at.x : wrap.clientWidth / 2;
-    const py = at ? at.y : wrap.clientHeight / 2;
-    const cx = (wrap.scrollLeft + px) / before;
-    const cy = (wrap.scrollTop + py) / before;
-    this.zoom = Math.min(3, Math.max(MIN_ZOOM, scale));
-    const after = this.applyZoom();
-    wrap.scrollLeft = cx * after - px;
-    wrap.scrollTop = cy * after - py;
+    const frame = this.wrap.getBoundingClientRect();
+    const spot = at || {x: frame.left + this.wrap.clientWidth / 2, y: frame.top + this.wrap.clientHeight / 2};
+    const b = this.boardPoint(spot);
+    this.zoom = Math.min(MAX_ZOOM, Math.max(this.minScale(), scale));
+    this.applyZoom();
+    this.pin(b, spot);
   }
 
   /** The zoom buttons: a factor, or 0 for "Fit". */
@@ -421,28 +455,26 @@ export class BoardView {
     }
   }
 
-  /** Two fingers on the board zoom it about the point between them; one finger pans it (the
-   * browser scrolls the frame: touch-action lets it pan, never zoom, over the board). */
+  /** Two fingers on the board zoom it about the point between them, and move it with them: the
+   * board point first under their middle stays under it (as a map does). One finger pans it (the
+   * browser scrolls the frame: touch-action lets it pan, never zoom the page, over the board). */
   pinchZoom() {
     let start = null;
-    const span = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX,
-      touches[0].clientY - touches[1].clientY);
-    const middle = (touches) => {
-      const box = this.wrap.getBoundingClientRect();
-      return {x: (touches[0].clientX + touches[1].clientX) / 2 - box.left,
-        y: (touches[0].clientY + touches[1].clientY) / 2 - box.top};
-    };
+    const fingers = ([a, b]) => ({span: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY),
+      at: {x: (a.clientX + b.clientX) / 2, y: (a.clientY + b.clientY) / 2}});
     this.wrap.addEventListener('touchstart', (e) => {
-      if (e.touches.length === 2) start = {span: span(e.touches), scale: this.scale || this.defaultScale()};
+      if (e.touches.length !== 2) return;
+      const {span, at} = fingers(e.touches);
+      start = {span: Math.max(1, span), scale: this.scale || this.defaultScale(), under: this.boardPoint(at)};
     }, {passive: true});
     this.wrap.addEventListener('touchmove', (e) => {
       if (!start || e.touches.length !== 2) return;
-      e.preventDefault();
-      const next = start.scale * span(e.touches) / Math.max(1, start.span);
-      if (Math.abs(next - this.scale) > 0.005) {
-        this.zoomTo(next, middle(e.touches));
-        this.onZoom?.();
-      }
+      if (e.cancelable) e.preventDefault();
+      const {span, at} = fingers(e.touches);
+      this.zoom = Math.min(MAX_ZOOM, Math.max(this.minScale(), start.scale * span / start.span));
+      this.applyZoom();
+      this.pin(start.under, at);
+      this.onZoom?.();
     }, {passive: false});
     const end = (e) => { if (e.touches.length < 2) start = null; };
     this.wrap.addEventListener('touchend', end);
