@@ -99,9 +99,9 @@ def battle_aftermath(
         for flags in range(1, dice + 1):
             # only the choice summaries are read (fewest figures lost, whether the unit moves): no
             # path listed, and the steps the graph walked for fewer flags are not walked again
-            summary = retreat if flags == 1 else planner.options(flags, list_paths=False)
-            lost.append(summary.min_figures_lost)
-            choices.append(summary.choices)
+            summary = (retreat.choices, retreat.min_figures_lost) if flags == 1 else planner.summary(flags)
+            choices.append(summary[0])
+            lost.append(summary[1])
     except IllegalSituation as exc:
         problem = say("retreat.not_computed", target.profile, problem=exc.message)
         lost, choices = [], []

@@ -460,6 +460,17 @@ class RetreatPlanner:
             self._graph = None
         return _plan(self, flags, hits, list_paths, least, most, per_flag_reasons, allowance)
 
+    def summary(self, flags: int) -> tuple[tuple[ChoiceSummary, ...], int]:
+        """(the choices, the fewest figures lost) of ``options(flags, list_paths=False)`` without
+        its breakdown: all a battle answer reads of each flag count past the first."""
+        unit = self.unit
+        _check_request(self.situation, self.rulebook, unit, flags, 0)
+        least, most, _ = self.per_flag()
+        graph, pinned = self.graph(), bool(_pinned(self.situation, self.rulebook, unit))
+        choices = tuple(_choice(graph, unit.hex, pinned, flags, ignored, least, most, unit.figures,
+                                self.loss_per_move)[0] for ignored in self.allowance.choices(flags))
+        return choices, min((c.figures_lost for c in choices), default=0)
+
 
 def _plan(planner: RetreatPlanner, flags: int, hits: int, list_paths: bool, least: int, most: int,
           per_flag_reasons: list[Reason], allowance: FlagAllowance) -> RetreatResult:
@@ -497,13 +508,10 @@ def _plan(planner: RetreatPlanner, flags: int, hits: int, list_paths: bool, leas
     choices: list[ChoiceSummary] = []
     per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
     for ignored in allowance.choices(flags):
-        required = (flags - ignored) * least
-        allowed = (flags - ignored) * most
-        reachable = 0 if required == 0 or pinned else graph.longest(unit.hex, allowed)
-        lost = min(remaining_figures, max(0, required - reachable) * loss_per_move)
-        lengths = range(required, allowed + 1) if reachable >= required else range(reachable, reachable + 1)
-        count = sum(graph.count(unit.hex, n) for n in lengths) if not pinned else 1
-        choices.append(ChoiceSummary(ignored, required, allowed, reachable, lost, count))
+        choice, lengths = _choice(graph, unit.hex, bool(pinned), flags, ignored, least, most, remaining_figures,
+                                  loss_per_move)
+        choices.append(choice)
+        lost, required = choice.figures_lost, choice.moves_required
         if list_paths:
             paths = [()] if pinned else (p for n in lengths for p in graph.paths(unit.hex, n))
             for _, path in zip(range(per_choice), paths, strict=False):
@@ -523,6 +531,18 @@ def _plan(planner: RetreatPlanner, flags: int, hits: int, list_paths: bool, leas
     if eliminated:
         breakdown.append(say("retreat.eliminated", RETREAT, unit=who))
     return result(options, total, choices, min_lost, eliminated)
+
+
+def _choice(graph: _Graph, start: Hex, pinned: bool, flags: int, ignored: int, least: int, most: int,
+            remaining: int, loss_per_move: int) -> tuple[ChoiceSummary, range]:
+    """The outcome of ignoring ``ignored`` of ``flags`` flags, and the path lengths it allows."""
+    required = (flags - ignored) * least
+    allowed = (flags - ignored) * most
+    reachable = 0 if required == 0 or pinned else graph.longest(start, allowed)
+    lost = min(remaining, max(0, required - reachable) * loss_per_move)
+    lengths = range(required, allowed + 1) if reachable >= required else range(reachable, reachable + 1)
+    count = sum(graph.count(start, n) for n in lengths) if not pinned else 1
+    return ChoiceSummary(ignored, required, allowed, reachable, lost, count), lengths
 
 
 def _outcome_notes(rulebook: Rulebook, unit: Unit, who: UnitRef, pinned: list[str], loss_per_move: int,
