@@ -3,7 +3,7 @@ ignore, its retreat, take ground and armor overrun, and the exact chance the tar
 hits *and* blocked retreats are counted.
 
 This module only joins the battle ruling (``engine.battle``) to the outcome engine
-(``engine.flags.flags_ignorable``, ``engine.retreat.retreat_options``,
+(``engine.flags.flags_ignorable``, ``engine.retreat.RetreatPlanner``,
 ``engine.advance.advance_after_close_assault``); every rule it reports is computed and cited
 there."""
 
@@ -17,10 +17,10 @@ from adjudicator.engine.advance import AdvanceResult, advance_after_close_assaul
 from adjudicator.engine.battle import BattleRuling, battle_rule
 from adjudicator.engine.core_ids import RETREAT
 from adjudicator.engine.errors import IllegalSituation
-from adjudicator.engine.flags import FlagAllowance, flags_ignorable
+from adjudicator.engine.flags import FlagAllowance
 from adjudicator.engine.odds import exact, joint
 from adjudicator.engine.reasons import Reason
-from adjudicator.engine.retreat import ChoiceSummary, RetreatResult, retreat_options
+from adjudicator.engine.retreat import ChoiceSummary, RetreatPlanner, RetreatResult
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import Situation
 from adjudicator.engine.wording import entry_ref, say
@@ -84,7 +84,8 @@ def battle_aftermath(
     and Barrage forbid ignoring them); a ``combat_card`` is passed on as played on the target
     (Bitter Resistance), since a card played by the attacker carries no flag permission."""
     target = ruling.target
-    allowance = flags_ignorable(situation, rulebook, target.id, card=card, combat_card=combat_card)
+    planner = RetreatPlanner(situation, rulebook, target.id, card=card, combat_card=combat_card)
+    allowance = planner.allowance
     dice = ruling.dice if ruling.legal else 0
     # "all flags" is reported as every flag the roll can show: one per die
     flags_ignored = dice if allowance.may_ignore is None else allowance.may_ignore
@@ -94,13 +95,13 @@ def battle_aftermath(
     lost: list[int] = [0]
     choices: list[tuple[ChoiceSummary, ...]] = [()]
     try:
-        retreat = retreat_options(situation, rulebook, target.id, 1, card=card, combat_card=combat_card)
+        retreat = planner.options(1)
         for flags in range(1, dice + 1):
-            # only the choice summaries are read (fewest figures lost, whether the unit moves): no path listed
-            summary = retreat_options(situation, rulebook, target.id, flags, card=card, combat_card=combat_card,
-                                      list_paths=False)
-            lost.append(summary.min_figures_lost)
-            choices.append(summary.choices)
+            # only the choice summaries are read (fewest figures lost, whether the unit moves): no
+            # path listed, and the steps the graph walked for fewer flags are not walked again
+            summary = (retreat.choices, retreat.min_figures_lost) if flags == 1 else planner.summary(flags)
+            choices.append(summary[0])
+            lost.append(summary[1])
     except IllegalSituation as exc:
         problem = say("retreat.not_computed", target.profile, problem=exc.message)
         lost, choices = [], []

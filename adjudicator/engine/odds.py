@@ -10,13 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Any
 
 FLAG_FACE = "flag"
 """The die face that makes the target retreat (never a hit)."""
+LAWS_KEPT = 512
+"""Laws remembered per process (each a few fractions): a roll's law depends only on the dice, the
+chances and the figures, and a few dozen of them cover nearly every battle, so each is worked
+out once, not once per request."""
 
 
+@lru_cache(maxsize=LAWS_KEPT)
 def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
     """P(k successes) for k = 0..n of n independent trials of chance ``p``."""
     if n < 0:
@@ -27,6 +33,11 @@ def binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
 
 def joint(n: int, p_hit: Fraction, p_flag: Fraction) -> dict[tuple[int, int], Fraction]:
     """P(h hits and f flags) for n dice: the trinomial law (a die is a hit, a flag, or neither)."""
+    return dict(_joint(n, p_hit, p_flag))
+
+
+@lru_cache(maxsize=LAWS_KEPT)
+def _joint(n: int, p_hit: Fraction, p_flag: Fraction) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     p_other = 1 - p_hit - p_flag
     if p_other < 0:
         raise ValueError("hit and flag chances exceed 1")
@@ -35,7 +46,7 @@ def joint(n: int, p_hit: Fraction, p_flag: Fraction) -> dict[tuple[int, int], Fr
         for f in range(n - h + 1):
             ways = comb(n, h) * comb(n - h, f)
             out[(h, f)] = ways * p_hit**h * p_flag**f * p_other ** (n - h - f)
-    return out
+    return tuple(out.items())
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,12 @@ class Odds:
     figures: int
 
     def to_dict(self) -> dict[str, Any]:
-        """Floats rounded to 4 decimals for display, plus exact fractions as ``"n/d"`` strings."""
+        """Floats rounded to 4 decimals for display, plus exact fractions as ``"n/d"`` strings
+        (a new dict and new lists each time: an answer may add to its copy)."""
+        return {k: list(v) if isinstance(v, list) else v for k, v in self._written.items()}
+
+    @cached_property
+    def _written(self) -> dict[str, Any]:
         return {
             "dice": self.dice,
             "hit_chance_per_die": round(float(self.hit_chance), 4),
@@ -78,7 +94,15 @@ def battle_odds(dice: int, faces: Mapping[str, int], hit_symbols: Sequence[str],
     """Odds for ``dice`` dice whose faces (name -> how many of the six) are ``faces``.
 
     ``hit_symbols`` are the faces that score a hit on this target; ``figures`` its current
-    figures, for the chance to eliminate it outright."""
+    figures, for the chance to eliminate it outright. The same numbers give the same (frozen)
+    ``Odds``, worked out once per process."""
+    return _battle_odds(dice, tuple(faces.items()), tuple(hit_symbols), figures)
+
+
+@lru_cache(maxsize=LAWS_KEPT)
+def _battle_odds(dice: int, face_counts: tuple[tuple[str, int], ...], hit_symbols: tuple[str, ...],
+                 figures: int) -> Odds:
+    faces = dict(face_counts)
     total = sum(faces.values())
     if total <= 0:
         raise ValueError("a die needs faces")

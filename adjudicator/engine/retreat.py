@@ -403,14 +403,80 @@ def retreat_options(
     ``list_paths=False`` only the per-choice summaries (and so ``min_figures_lost``) are computed:
     the fewest figures lost follows from the farthest reachable distance, with no path listed
     (what the battle answer needs for every flag count)."""
-    unit = situation.unit(unit_id)
-    _check_request(situation, rulebook, unit, flags, hits)
-    loss_per_move = core_number(rulebook.core_rules(RETREAT).figures_lost_per_retreat_move_not_made, RETREAT,
-                                "figures_lost_per_retreat_move_not_made")
-    least, most, per_flag_reasons = hexes_per_flag(situation, rulebook, unit)
-    allowance = flags_ignorable(situation, rulebook, unit_id, card=card, combat_card=combat_card)
+    planner = RetreatPlanner(situation, rulebook, unit_id, card=card, combat_card=combat_card)
+    return planner.options(flags, hits=hits, list_paths=list_paths)
+
+
+class RetreatPlanner:
+    """The retreats of one unit after one attack, for any number of flags and hits.
+
+    What does not depend on the flags (the flags the unit may ignore, the hexes per flag, what
+    pins it, its graph of legal steps) is worked out once, so a battle answer that asks for the
+    retreat of every flag count the roll can show walks each step once, not once per count."""
+
+    def __init__(self, situation: Situation, rulebook: Rulebook, unit_id: str, *, card: str | None = None,
+                 combat_card: str | None = None) -> None:
+        self.situation, self.rulebook = situation, rulebook
+        self.unit = unit = situation.unit(unit_id)
+        self.card, self.combat_card = card, combat_card
+        self.loss_per_move = core_number(rulebook.core_rules(RETREAT).figures_lost_per_retreat_move_not_made,
+                                         RETREAT, "figures_lost_per_retreat_move_not_made")
+        self._per_flag: tuple[int, int, list[Reason]] | None = None
+        self._allowance: FlagAllowance | None = None
+        self._graph: _Graph | None = None
+        self.who = unit_ref(situation, rulebook, unit)
+
+    @property
+    def allowance(self) -> FlagAllowance:
+        if self._allowance is None:
+            self._allowance = flags_ignorable(self.situation, self.rulebook, self.unit.id, card=self.card,
+                                              combat_card=self.combat_card)
+        return self._allowance
+
+    def per_flag(self) -> tuple[int, int, list[Reason]]:
+        if self._per_flag is None:
+            self._per_flag = hexes_per_flag(self.situation, self.rulebook, self.unit)
+        return self._per_flag
+
+    def graph(self) -> _Graph:
+        """The unit's legal steps, shared by every flag count (the steps a count explored are
+        remembered for the next; which steps were refused is reported from a fresh graph only,
+        see ``options``)."""
+        if self._graph is None:
+            self._graph = _Graph(self.situation, self.rulebook, self.unit)
+        return self._graph
+
+    def options(self, flags: int, *, hits: int = 0, list_paths: bool = True) -> RetreatResult:
+        """``retreat_options`` for ``flags`` flags after ``hits`` hits. Listing paths walks a
+        graph of its own unless nothing walked the planner's yet, so the refused steps its
+        breakdown names are exactly those its walk examined; a summary (``list_paths=False``)
+        shares the graph, and its breakdown may also name steps refused to another count's walk
+        (the battle answer reads only its choices and fewest figures lost)."""
+        situation, rulebook, unit = self.situation, self.rulebook, self.unit
+        _check_request(situation, rulebook, unit, flags, hits)
+        least, most, per_flag_reasons = self.per_flag()
+        allowance = self.allowance
+        if list_paths and self._graph is not None:
+            self._graph = None
+        return _plan(self, flags, hits, list_paths, least, most, per_flag_reasons, allowance)
+
+    def summary(self, flags: int) -> tuple[tuple[ChoiceSummary, ...], int]:
+        """(the choices, the fewest figures lost) of ``options(flags, list_paths=False)`` without
+        its breakdown: all a battle answer reads of each flag count past the first."""
+        unit = self.unit
+        _check_request(self.situation, self.rulebook, unit, flags, 0)
+        least, most, _ = self.per_flag()
+        graph, pinned = self.graph(), bool(_pinned(self.situation, self.rulebook, unit))
+        choices = tuple(_choice(graph, unit.hex, pinned, flags, ignored, least, most, unit.figures,
+                                self.loss_per_move)[0] for ignored in self.allowance.choices(flags))
+        return choices, min((c.figures_lost for c in choices), default=0)
+
+
+def _plan(planner: RetreatPlanner, flags: int, hits: int, list_paths: bool, least: int, most: int,
+          per_flag_reasons: list[Reason], allowance: FlagAllowance) -> RetreatResult:
+    situation, rulebook, unit, who = planner.situation, planner.rulebook, planner.unit, planner.who
+    loss_per_move = planner.loss_per_move
     remaining_figures = unit.figures - hits
-    who = unit_ref(situation, rulebook, unit)
     breakdown: list[Reason] = []
     most_ignored = allowance.most_ignored(flags)
     least_ignored = allowance.least_ignored(flags)
@@ -419,7 +485,7 @@ def retreat_options(
     def result(options: list[RetreatOption], total: int, choices: list[ChoiceSummary], min_lost: int,
                eliminated: bool) -> RetreatResult:
         return RetreatResult(
-            unit_id, flags, hits, unit.figures, allowance, most, least, most_ignored, least_ignored,
+            unit.id, flags, hits, unit.figures, allowance, most, least, most_ignored, least_ignored,
             moves_required, tuple(options), total, tuple(choices), min_lost, eliminated, tuple(breakdown),
         )
 
@@ -435,20 +501,17 @@ def retreat_options(
         breakdown.append(say("retreat.toward_bottom" if bottom else "retreat.toward_top", RETREAT, unit=who,
                              row=situation.board.baseline_row(bottom)))
 
-    graph = _Graph(situation, rulebook, unit)
+    graph = planner.graph()
     pinned = _pinned(situation, rulebook, unit)
-    listing = _Listing(situation, rulebook, unit_rules(rulebook, unit).unit_class)
+    listing = _Listing(situation, rulebook, graph.unit_class)
     options: list[RetreatOption] = []
     choices: list[ChoiceSummary] = []
     per_choice = max(MIN_OPTIONS_PER_CHOICE, MAX_OPTIONS // len(allowance.choices(flags)))
     for ignored in allowance.choices(flags):
-        required = (flags - ignored) * least
-        allowed = (flags - ignored) * most
-        reachable = 0 if required == 0 or pinned else graph.longest(unit.hex, allowed)
-        lost = min(remaining_figures, max(0, required - reachable) * loss_per_move)
-        lengths = range(required, allowed + 1) if reachable >= required else range(reachable, reachable + 1)
-        count = sum(graph.count(unit.hex, n) for n in lengths) if not pinned else 1
-        choices.append(ChoiceSummary(ignored, required, allowed, reachable, lost, count))
+        choice, lengths = _choice(graph, unit.hex, bool(pinned), flags, ignored, least, most, remaining_figures,
+                                  loss_per_move)
+        choices.append(choice)
+        lost, required = choice.figures_lost, choice.moves_required
         if list_paths:
             paths = [()] if pinned else (p for n in lengths for p in graph.paths(unit.hex, n))
             for _, path in zip(range(per_choice), paths, strict=False):
@@ -468,6 +531,18 @@ def retreat_options(
     if eliminated:
         breakdown.append(say("retreat.eliminated", RETREAT, unit=who))
     return result(options, total, choices, min_lost, eliminated)
+
+
+def _choice(graph: _Graph, start: Hex, pinned: bool, flags: int, ignored: int, least: int, most: int,
+            remaining: int, loss_per_move: int) -> tuple[ChoiceSummary, range]:
+    """The outcome of ignoring ``ignored`` of ``flags`` flags, and the path lengths it allows."""
+    required = (flags - ignored) * least
+    allowed = (flags - ignored) * most
+    reachable = 0 if required == 0 or pinned else graph.longest(start, allowed)
+    lost = min(remaining, max(0, required - reachable) * loss_per_move)
+    lengths = range(required, allowed + 1) if reachable >= required else range(reachable, reachable + 1)
+    count = sum(graph.count(start, n) for n in lengths) if not pinned else 1
+    return ChoiceSummary(ignored, required, allowed, reachable, lost, count), lengths
 
 
 def _outcome_notes(rulebook: Rulebook, unit: Unit, who: UnitRef, pinned: list[str], loss_per_move: int,

@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
         situations,
         sources,
     )
+    from adjudicator.web.answer_cache import register_answer_cache
     from adjudicator.web.budget import register_budget
     from adjudicator.web.compression import register_compression
     from adjudicator.web.context import register_context
@@ -28,6 +29,7 @@ def register(app: Flask) -> None:
 
     register_error_handlers(app)
     register_budget(app)
+    register_answer_cache(app, app.extensions["catalogue"].content_hash)
     register_context(app)
     register_security(app)
     register_compression(app)  # compressed once per body, not per request

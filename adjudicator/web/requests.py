@@ -13,6 +13,7 @@ from flask import Response, jsonify, request
 from adjudicator.config import current
 from adjudicator.engine import api
 from adjudicator.engine.situation import Situation
+from adjudicator.web.answer_cache import answer_cache, cached_response
 from adjudicator.web.context import current_rulebook
 from adjudicator.web.errors import ApiError
 
@@ -117,5 +118,19 @@ def bool_field(data: dict[str, Any], name: str) -> bool:
 
 def engine_answer(name: str, data: dict[str, Any]) -> Response:
     """The JSON answer of the engine endpoint ``/api/v1/<name>`` (``engine.api.ENDPOINTS``): the
-    same function the builder runs offline in the browser, so both give the same JSON."""
+    same function the builder runs offline in the browser, so both give the same JSON. A body
+    this worker has ruled on already gets the same bytes again (``web.answer_cache``)."""
+    cache = answer_cache()
+    if cache is None:
+        return _ruled(name, data)
+    key = cache.key(name, data, current().engine_work_budget)
+    body = cache.get(key)
+    if body is not None:
+        return cached_response(body)
+    response = _ruled(name, data)
+    cache.put(key, response.get_data())
+    return response
+
+
+def _ruled(name: str, data: dict[str, Any]) -> Response:
     return jsonify(_checked(lambda: api.engine_call(lambda: api.ENDPOINTS[name](data, current_rulebook()))))
