@@ -347,6 +347,22 @@ def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(stac
     with sqlite3.connect(built / DB) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert saved_rows(built, {f"A{n}" for n in numbers}) == len(numbers)  # each once: none lost, none twice
+    settled(stack, workers=2)  # the shared stack is left as found: both workers back and answering
+
+
+def settled(served: Served, workers: int) -> None:
+    """Wait (at most 120 s) until gunicorn has ``workers`` workers again and rulings are answered:
+    a worker replaced after a kill warms up before it takes requests, which on a loaded machine
+    takes many seconds, and the tests after this one are about other things than availability."""
+    ruling = {**situation(0), "attacker": "A0", "target": "B"}
+    deadline = time.monotonic() + 120
+    while True:
+        with suppress(OSError, http.client.HTTPException):
+            answered = [call(served.base, "/api/v1/battle", ruling, timeout=30)[0] for _ in range(2 * workers)]
+            if len(children(served.master)) == workers and answered == [200] * (2 * workers):
+                return
+        assert time.monotonic() < deadline, "the stack did not settle within 120 s of its workers being killed"
+        time.sleep(0.5)
 
 
 # -- limits ----------------------------------------------------------------------------------------
