@@ -59,11 +59,23 @@ export class View {
   }
 
   render() {
+    this.renderBoard();
+    this.renderPanels();
+  }
+
+  /** The board, its legend's face and the hint: the first part of a pass (the page's first draw
+   * gives it a task of its own, the panels the next, so neither blocks the phone for long). */
+  renderBoard() {
     const {store, board} = this;
-    this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     board.render(store.state, store.ui);
     this.renderFace();
     this.renderHint();
+  }
+
+  /** Each panel, the fire map asked for the selected unit, and the dock fitted under the board. */
+  renderPanels() {
+    const {store} = this;
+    this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });
