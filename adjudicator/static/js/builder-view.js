@@ -50,6 +50,7 @@ export class View {
   /** `panels`: the parts of the page drawn in each pass, in order, each with a render(). */
   constructor({store, board, content, faces, fire, keys, orders, readonly, wide, panels}) {
     Object.assign(this, {store, board, content, faces, fire, keys, orders, readonly, wide, panels});
+    this.boardOnly = false; // set while the page's first draw draws the board alone (builder.js start)
   }
 
   /** The hint under the board: the keys while the board has the keyboard focus. */

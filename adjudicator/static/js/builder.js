@@ -96,7 +96,7 @@ function assemble(data) {
     // The rulings are asked first: they are on their way while the change is drawn.
     if (refresh) parts.requests.schedule();
     // The page's first draw gives the board a task of its own; start() draws the panels next.
-    if (parts.starting) parts.view.renderBoard();
+    if (parts.view.boardOnly) parts.view.renderBoard();
     else parts.view.render();
     if (!readonly) parts.share.scheduleUrl(push);
   }});
@@ -213,7 +213,7 @@ function openSaved({store, board, share, settings}, situation) {
 async function start(data) {
   const parts = assemble(data);
   const {store, board, share, settings, readonly, wide, view} = parts;
-  parts.starting = true;
+  view.boardOnly = true;
   if (!wide.matches) {
     // On a phone the board and the ruling come first; the longer lists start folded.
     $('#examples-box').open = false;
@@ -239,7 +239,7 @@ async function start(data) {
     }
   }
   await pause();
-  parts.starting = false;
+  view.boardOnly = false;
   view.renderPanels();
   const {state} = store;
   if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
