@@ -52,7 +52,8 @@ OBSERVE = """window.__m = {fcp: null, lcp: [], taps: [], verdicts: []};
     for (const e of l.getEntries()) {
       const el = e.element;
       const cls = el?.className?.baseVal ?? el?.className;
-      window.__m.lcp.push([e.startTime, e.size, el ? `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${cls}` : '?']);
+      const name = el ? `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${cls}` : '?';
+      window.__m.lcp.push([e.startTime, e.size, name]);
     }
   }).observe({type: 'largest-contentful-paint', buffered: true});
   new PerformanceObserver((l) => {
@@ -79,15 +80,21 @@ def wait_for(page: Any, script: str, timeout: float = 60.0) -> None:
 
 
 def main_thread(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The complete events of the page's renderer main thread (the busiest CrRendererMain)."""
+    """The complete events of the builder's renderer main thread (the one that parsed its page;
+    a trace also holds other renderers, such as the browser's own pages)."""
     names = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
              and e.get("args", {}).get("name") == "CrRendererMain"}
     threads = defaultdict(list)
     for e in events:
         if (e.get("pid"), e.get("tid")) in names and e.get("ph") == "X" and "dur" in e:
             threads[(e["pid"], e["tid"])].append(e)
-    busiest = max(threads.values(), key=len)
-    return sorted(busiest, key=lambda e: (e["ts"], -e["dur"]))
+
+    def builder(thread: list[dict[str, Any]]) -> bool:
+        return any("/builder" in str(e.get("args", {}).get("beginData", {}).get("url", ""))
+                   or "builder" in str(e.get("args", {}).get("data", {}).get("url", "")) for e in thread)
+
+    ours = [t for t in threads.values() if builder(t)] or list(threads.values())
+    return sorted(max(ours, key=len), key=lambda e: (e["ts"], -e["dur"]))
 
 
 def forcer(layout: dict[str, Any]) -> str:

@@ -209,7 +209,7 @@ function openSaved({store, board, share, settings}, situation) {
 
 /** The start, in short tasks (a phone's slower CPU turns one long task into a frozen page): the
  * layout at its size with the empty board; the situation read and its rulings asked at once, the
- * board drawn with it; the panels and the dock; the lists below. */
+ * board drawn with it; the controls around the board; the panels and the dock; the lists below. */
 async function start(data) {
   const parts = assemble(data);
   const {store, board, share, settings, readonly, wide, view} = parts;
@@ -229,15 +229,14 @@ async function start(data) {
   board.setBoard(store.board());
   board.centreView();
   await pause();
-  bind(parts);
   if (readonly) openSaved(parts, data.saved.situation);
   else {
     if (location.hash.length > 1) await share.fromLocation();
-    if (!share.lastFragment) {
-      settings.sync();
-      store.commit();
-    }
+    if (!share.lastFragment) store.commit();
   }
+  await pause();
+  bind(parts);
+  settings.sync(); // the controls, built now, set from the situation
   await pause();
   view.boardOnly = false;
   view.renderPanels();
