@@ -140,7 +140,7 @@ def test_the_builder_page_preloads_its_whole_module_graph_after_the_import_map(c
     imports); nothing else is (the classic scripts and the worker are no modules)."""
     html = client.get("/builder").get_data(as_text=True)
     imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))["imports"]
-    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)" fetchpriority="low">', html)
     folder = Path(__file__).resolve().parent.parent / "adjudicator" / "static" / "js"
     graph, todo = set(), ["builder.js"]
     while todo:

@@ -52,7 +52,9 @@ def module_graph(entry: str = "builder.js") -> list[str]:
     """The content-hashed URLs of ``entry`` and of every module it imports, directly or not, in
     the order they are found. The page names them all as ``modulepreload`` links, so the browser
     fetches the whole graph at once instead of one level of imports after another (on a phone on
-    a slow network each level was a round trip before the builder could start)."""
+    a slow network each level was a round trip before the builder could start). The links are of
+    low priority: the stylesheets and the first paint come first (at high priority Lighthouse's
+    phone counted them as blocking the first paint: 2.1 s instead of 1.2)."""
     cached = current_app.extensions.get("builder_module_graph")
     if cached is None:
         folder = Path(current_app.static_folder or "") / "js"
