@@ -65,7 +65,13 @@ def audit(url: str, name: str, desktop: bool, label: str = "") -> dict:
                "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run"]
     if desktop:
         command.append("--preset=desktop")
-    subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
+    # On a loaded machine Lighthouse now and then loses its trace (NO_NAVSTART): once more, then give up.
+    for attempt in (1, 2):
+        done = subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROMIUM})
+        if done.returncode == 0:
+            break
+        if attempt == 2:
+            done.check_returncode()
     return json.loads(report.read_text())
 
 
