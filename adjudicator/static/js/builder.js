@@ -239,11 +239,10 @@ async function start(data) {
   settings.sync(); // the controls, built now, set from the situation
   await pause();
   view.boardOnly = false;
-  view.renderPanels();
   const {state} = store;
   if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
-  $('#b-dock').hidden = false;
-  view.fitDock();
+  $('#b-dock').hidden = false; // shown with its panels, in this task: it is never seen empty
+  view.renderPanels(); // which fits the dock (once: it is shown already)
   await pause();
   share.buildExamples();
   $('#builder').classList.add('ready');
