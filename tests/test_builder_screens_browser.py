@@ -312,37 +312,6 @@ def test_the_ruling_is_asked_before_the_tap_is_drawn_and_its_verdict_shown_befor
     assert "in all" in page.locator("#ruling").inner_text()
 
 
-FIRST_DRAW = """window.__firstDraw = null;
-  window.__battleAsked = false;
-  const pageFetch = window.fetch;
-  window.fetch = function (url, init) {
-    if (String(url).endsWith('/api/v1/battle')) window.__battleAsked = true;
-    return pageFetch.apply(this, arguments);
-  };
-  new MutationObserver((records, observer) => {
-    if (!document.querySelector('#board .unit')) return;
-    observer.disconnect();
-    // Delivered at the end of the task that drew the units on the board.
-    window.__firstDraw = {line: document.getElementById('b-summary').textContent,
-      dock: document.getElementById('b-dock').hidden, asked: window.__battleAsked};
-  }).observe(document, {subtree: true, childList: true});"""
-
-
-def test_a_link_s_first_draw_is_the_board_with_its_rulings_asked_then_the_panels(phone_page, live_server):
-    """Opening a link, the board is drawn with the situation's units (its rulings already asked)
-    in a task of its own: the ruling line and the dock come in the next (a phone's slower CPU
-    turned one pass over everything into one long task: Lighthouse's blocking time)."""
-    page = phone_page
-    page.add_init_script(FIRST_DRAW)
-    page.goto(live_server + share_link(DISPUTE_LINK))
-    page.wait_for_selector("#builder.ready")
-    first = page.evaluate("window.__firstDraw")
-    assert first == {"line": "", "dock": True, "asked": True}, first
-    settled(page)
-    assert page.locator("#b-dock").is_visible()
-    assert page.locator("#b-summary").inner_text().startswith("Infantry F3 → Armor F5")
-
-
 def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page, live_server, app, catalogue):
     """≤ 15 key presses from the top of the page, the ruling line read out (a live region), no
     axe-core violation; the copied text a referee pastes into a forum: the situation, the verdict,

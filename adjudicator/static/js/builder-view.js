@@ -50,7 +50,6 @@ export class View {
   /** `panels`: the parts of the page drawn in each pass, in order, each with a render(). */
   constructor({store, board, content, faces, fire, keys, orders, readonly, wide, panels}) {
     Object.assign(this, {store, board, content, faces, fire, keys, orders, readonly, wide, panels});
-    this.boardOnly = false; // set while the page's first draw draws the board alone (builder.js start)
   }
 
   /** The hint under the board: the keys while the board has the keyboard focus. */
@@ -60,23 +59,11 @@ export class View {
   }
 
   render() {
-    this.renderBoard();
-    this.renderPanels();
-  }
-
-  /** The board, its legend's face and the hint: the first part of a pass (the page's first draw
-   * gives it a task of its own, the panels the next, so neither blocks the phone for long). */
-  renderBoard() {
     const {store, board} = this;
+    this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     board.render(store.state, store.ui);
     this.renderFace();
     this.renderHint();
-  }
-
-  /** Each panel, the fire map asked for the selected unit, and the dock fitted under the board. */
-  renderPanels() {
-    const {store} = this;
-    this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });

@@ -95,9 +95,7 @@ function assemble(data) {
   const store = new Store({boards: data.boards, faces: faces.names, content, onCommit: ({push, refresh}) => {
     // The rulings are asked first: they are on their way while the change is drawn.
     if (refresh) parts.requests.schedule();
-    // The page's first draw gives the board a task of its own; start() draws the panels next.
-    if (parts.view.boardOnly) parts.view.renderBoard();
-    else parts.view.render();
+    parts.view.render();
     if (!readonly) parts.share.scheduleUrl(push);
   }});
   const board = new BoardView($('#board'), $('#board-wrap'), content,
@@ -190,30 +188,9 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
  * short task of its own rather than one long one. */
 const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
-/** A saved situation opens read-only: the controls that would change it are off. */
-function openSaved({store, board, share, settings}, situation) {
-  const inputs = '#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file';
-  for (const el of $$(inputs)) el.disabled = true;
-  $('#import-box').hidden = true;
-  $('#examples-box').hidden = true;
-  $('#clear').hidden = true;
-  $('#save').hidden = true;
-  share.bindCopyToEdit();
-  store.load(situation);
-  board.setBoard(store.board());
-  settings.sync();
-  store.commit();
-  board.centreView();
-  board.reveal([store.attacker(), store.target()].filter(Boolean));
-}
-
-/** The start, in short tasks (a phone's slower CPU turns one long task into a frozen page): the
- * layout at its size with the empty board; the situation read and its rulings asked at once, the
- * board drawn with it; the controls around the board; the panels and the dock; the lists below. */
 async function start(data) {
   const parts = assemble(data);
   const {store, board, share, settings, readonly, wide, view} = parts;
-  view.boardOnly = true;
   if (!wide.matches) {
     // On a phone the board and the ruling come first; the longer lists start folded.
     $('#examples-box').open = false;
@@ -229,22 +206,33 @@ async function start(data) {
   board.setBoard(store.board());
   board.centreView();
   await pause();
-  if (readonly) openSaved(parts, data.saved.situation);
-  else {
-    if (location.hash.length > 1) await share.fromLocation();
-    if (!share.lastFragment) store.commit();
-  }
-  await pause();
   bind(parts);
-  settings.sync(); // the controls, built now, set from the situation
-  await pause();
-  view.boardOnly = false;
+  share.buildExamples();
+  if (readonly) {
+    const inputs = '#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file';
+    for (const el of $$(inputs)) el.disabled = true;
+    $('#import-box').hidden = true;
+    $('#examples-box').hidden = true;
+    $('#clear').hidden = true;
+    $('#save').hidden = true;
+    share.bindCopyToEdit();
+    store.load(data.saved.situation);
+    board.setBoard(store.board());
+    settings.sync();
+    store.commit();
+    board.centreView();
+    board.reveal([store.attacker(), store.target()].filter(Boolean));
+  } else {
+    if (location.hash.length > 1) await share.fromLocation();
+    if (!share.lastFragment) {
+      settings.sync();
+      store.commit();
+    }
+  }
   const {state} = store;
   if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
-  $('#b-dock').hidden = false; // shown with its panels, in this task: it is never seen empty
-  view.renderPanels(); // which fits the dock (once: it is shown already)
-  await pause();
-  share.buildExamples();
+  $('#b-dock').hidden = false;
+  view.fitDock();
   $('#builder').classList.add('ready');
 }
 
