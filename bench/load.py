@@ -75,7 +75,9 @@ def ensure_wrk() -> None:
 
 
 @contextmanager
-def make_serve(port: int, workers: int, app: str | None = None, instance: Path | None = None) -> Any:
+def make_serve(port: int, workers: int, app: str | None = None, instance: Path | None = None,
+               repo: Path = REPO) -> Any:
+    """`make serve` in the checkout `repo` on this port, until the block ends."""
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
     env["RATE_LIMIT_EXEMPT"] = "127.0.0.1"
     if instance is not None:
@@ -84,11 +86,11 @@ def make_serve(port: int, workers: int, app: str | None = None, instance: Path |
     if app:
         args.append(f"SERVE_APP={app}")
     with tempfile.TemporaryFile() as log:
-        yield from _served(args, env, port, log)
+        yield from _served(args, env, port, log, repo)
 
 
-def _served(args: list[str], env: dict[str, str], port: int, log: Any) -> Any:
-    process = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+def _served(args: list[str], env: dict[str, str], port: int, log: Any, repo: Path = REPO) -> Any:
+    process = subprocess.Popen(args, cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 180
         while True:

@@ -148,6 +148,25 @@ def test_builder_modules_are_imported_by_content_hashed_urls(client):
     assert client.get(imports["/static/js/builder-dom.js"]).headers["Cache-Control"].endswith("immutable")
 
 
+def test_the_builder_page_preloads_its_whole_module_graph_after_the_import_map(client):
+    """Every module builder.js imports, directly or not, is a modulepreload link of the page, by the
+    URL the import map sends it to (one round trip for the whole graph, not one per level of
+    imports); nothing else is (the classic scripts and the worker are no modules)."""
+    html = client.get("/builder").get_data(as_text=True)
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))["imports"]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)" fetchpriority="low">', html)
+    folder = Path(__file__).resolve().parent.parent / "adjudicator" / "static" / "js"
+    graph, todo = set(), ["builder.js"]
+    while todo:
+        name = todo.pop()
+        graph.add(name)
+        todo += [n for n in re.findall(r"from '\./([\w-]+\.js)'", (folder / name).read_text()) if n not in graph]
+    assert {"builder-results.js", "builder-controls.js", "offline-engine.js"} <= graph
+    assert sorted(preloaded) == sorted(imports[f"/static/js/{n}"] for n in graph - {"builder.js"})
+    assert html.index("importmap") < html.index("modulepreload")  # a preload before the map would void it
+    assert f'<script type="module" src="{imports["/static/js/builder.js"]}">' in html
+
+
 def test_board_endpoint(client):
     response = client.get("/api/v1/board/overlord")
     assert response.status_code == 200

@@ -269,6 +269,49 @@ def test_on_a_phone_the_verdict_follows_the_tap_and_the_ruling_opens_into_tabs(p
     save_screenshot(page, "screens-phone-copied", full_page=False)
 
 
+ASKED_BEFORE_DRAWN = """window.__asked = [];
+  const pageFetch = window.fetch;
+  window.fetch = function (url, init) {
+    // What the board shows of the armor's hex (F5) when the battle's ruling is asked.
+    if (String(url).endsWith('/api/v1/battle')) {
+      window.__asked.push(document.querySelector('.hex[data-row="4"][data-col="10"]')?.getAttribute('aria-label'));
+    }
+    return pageFetch.apply(this, arguments);
+  };"""
+
+
+def test_the_ruling_is_asked_before_the_tap_is_drawn_and_its_verdict_shown_before_the_rest(phone_page, live_server):
+    """The tap that makes a battle asks for its rulings before the page redraws (the requests are
+    on their way while the tap's change is drawn), and the battle's verdict is on the ruling line
+    as soon as its own answer is in, without waiting for the line of sight and the retreat (the
+    rest of the ruling is drawn when they come)."""
+    page = phone_page
+    page.add_init_script(ASKED_BEFORE_DRAWN)
+    page.goto(live_server + "/builder")
+    page.wait_for_selector("#builder.ready")
+    held = []
+    page.route("**/api/v1/line-of-sight", lambda route: held.append(route))
+    page.route("**/api/v1/retreat", lambda route: held.append(route))
+    hexagon(page, *INFANTRY).tap()
+    page.locator('[data-fk="place-allies-infantry"]').tap()
+    hexagon(page, *ARMOR).tap()
+    page.locator('[data-fk="place-axis-armor"]').tap()
+    page.wait_for_function("() => /✔/.test(document.getElementById('b-summary').textContent)")
+    asked = page.evaluate("window.__asked")
+    assert len(asked) == 2 and all("Armor" not in said for said in asked), asked  # both directions, before the redraw
+    assert "Axis Armor" in hexagon(page, *ARMOR).get_attribute("aria-label")
+    assert len(held) == 2
+    assert page.locator(".los-line").count() == 0  # the line of sight is not in yet: the verdict did not wait
+    assert "in all" not in page.locator("#ruling").inner_text()  # the Dice tab comes with the rest
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/v1/line-of-sight")
+    page.unroute("**/api/v1/retreat")
+    settled(page)
+    page.wait_for_function("() => document.querySelectorAll('.los-line').length === 2")
+    assert "in all" in page.locator("#ruling").inner_text()
+
+
 def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page, live_server, app, catalogue):
     """≤ 15 key presses from the top of the page, the ruling line read out (a live region), no
     axe-core violation; the copied text a referee pastes into a forum: the situation, the verdict,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,35 @@ def import_map() -> tuple[str, str]:
     return cached
 
 
+IMPORT = re.compile(r"""^(?:import|export)\b[^'"]*?from\s+['"]\./([\w-]+\.js)['"]""", re.MULTILINE)
+
+
+def module_graph(entry: str = "builder.js") -> list[str]:
+    """The content-hashed URLs of ``entry`` and of every module it imports, directly or not, in
+    the order they are found. The page names them all as ``modulepreload`` links, so the browser
+    fetches the whole graph at once instead of one level of imports after another (on a phone on
+    a slow network each level was a round trip before the builder could start). The links are of
+    low priority: the stylesheets and the first paint come first (at high priority Lighthouse's
+    phone counted them as blocking the first paint: 2.1 s instead of 1.2)."""
+    cached = current_app.extensions.get("builder_module_graph")
+    if cached is None:
+        folder = Path(current_app.static_folder or "") / "js"
+        found = [entry]
+        for name in found:
+            for child in IMPORT.findall((folder / name).read_text(encoding="utf-8")):
+                if child not in found:
+                    found.append(child)
+        root = current_app.static_folder or ""
+        cached = [url_for("static", filename=f"js/{n}", v=asset_version(root, f"js/{n}")) for n in found]
+        current_app.extensions["builder_module_graph"] = cached
+    return cached
+
+
 def builder_page(saved: dict[str, Any] | None) -> Response:
     _, digest = builder_data()
     map_text, map_source = import_map()
     html = render_template("builder.html", saved=saved, import_map=map_text, boards=list(BOARDS),
-                           data_url=url_for("builder.data", v=digest))
+                           modules=module_graph(), data_url=url_for("builder.data", v=digest))
     response = Response(html, mimetype="text/html")
     response.headers["Content-Security-Policy"] = CSP.replace("script-src 'self'", f"script-src 'self' {map_source}")
     return response

@@ -216,24 +216,41 @@ export class BoardView {
     const id = `${cls}|${text}|${suffix}`;
     this.fitted ??= new Map();
     if (this.fitted.has(id)) return this.fitted.get(id);
-    const probe = s('text', {class: cls, x: -999, y: -999});
-    this.svg.append(probe);
-    const width = (t) => { probe.textContent = t; return probe.getComputedTextLength(); };
     let out = suffix ? `${text} ${suffix}` : text;
-    const full = width(out);
-    if (full === 0) { // not laid out (hidden): measure next time
-      probe.remove();
+    const width = this.measure(cls);
+    if (!width) { // not laid out (hidden): measure next time
       this.unmeasured = true;
       return out;
     }
-    if (full > NAME_WIDTH) {
+    if (width(out) > NAME_WIDTH) {
       let cut = text.length - 1;
       while (cut > 2 && width(`${text.slice(0, cut)}.${suffix}`) > NAME_WIDTH) cut--;
       out = `${text.slice(0, cut)}.${suffix}`;
     }
-    probe.remove();
     this.fitted.set(id, out);
     return out;
+  }
+
+  /** The width of a text in the board's words of class `cls`, in board units, or null while the
+   * board is not laid out. A canvas measures each name in the same font, scaled to the board's own
+   * measure of one sample: the page is laid out once for each class, not once for each name (a
+   * layout of the whole page each time, a long task on a phone). */
+  measure(cls) {
+    this.fonts ??= new Map();
+    if (this.fonts.has(cls)) return this.fonts.get(cls);
+    const sample = 'Countryside, hedgerow';
+    const probe = s('text', {class: cls, x: -999, y: -999}, sample);
+    this.svg.append(probe);
+    const drawn = probe.getComputedTextLength();
+    const style = getComputedStyle(probe);
+    probe.remove();
+    if (!drawn) return null;
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const scale = drawn / context.measureText(sample).width;
+    const width = (t) => context.measureText(t).width * scale;
+    this.fonts.set(cls, width);
+    return width;
   }
 
   token(unit, state) {

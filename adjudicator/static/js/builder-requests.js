@@ -2,9 +2,11 @@
 // the line of sight between attacker and target, the same battle the other way round (the ruling
 // line shows both directions), the target's retreat, the selected supplier's re-supply — asked
 // together (builder-api.js), their answers kept in the store as one set. They are asked at once,
-// with no wait: a tap's verdict follows it as fast as the engine answers. Changes made in one go
-// (one task) ask once, and a newer change aborts the requests of the older one, so an answer about
-// a situation that has since changed is never shown.
+// with no wait, before the page redraws (the controller schedules them first): the requests are
+// on their way while the tap's change is drawn, and the battle's verdict is drawn on the ruling
+// line alone as soon as it comes, the rest of the ruling once every answer is in. A newer change
+// aborts the requests of the older one, so an answer about a situation that has since changed is
+// never shown; a second change in the same task asks again once, when that task's changes are made.
 
 import {postJSON} from './builder-api.js';
 import {playFields, rulingDoc, situationDoc} from './builder-state.js';
@@ -15,18 +17,30 @@ export class Requests {
     Object.assign(this, {store, api, redraw});
     this.controller = null;
     this.queued = false;
+    this.askedInTask = false;
   }
 
-  /** Ask for the rulings of the situation as it stands once the current change is made. */
+  /** Ask for the rulings of the situation as it stands: at once (the requests leave before the
+   * redraw), or, for another change in the same task, once that task's changes are made. */
   schedule() {
     if (this.queued) return;
-    this.queued = true;
-    queueMicrotask(() => {
-      this.queued = false;
-      this.controller?.abort();
-      this.controller = new AbortController();
-      this.ask(this.controller.signal);
-    });
+    if (this.askedInTask) {
+      this.queued = true;
+      queueMicrotask(() => {
+        this.queued = false;
+        this.restart();
+      });
+      return;
+    }
+    this.askedInTask = true;
+    setTimeout(() => { this.askedInTask = false; }, 0);
+    this.restart();
+  }
+
+  restart() {
+    this.controller?.abort();
+    this.controller = new AbortController();
+    this.ask(this.controller.signal);
   }
 
   async ask(signal) {
@@ -62,12 +76,12 @@ export class Requests {
     }
     if (supplier) jobs.resupply = postJSON(api.resupply, {...doc, supplier: supplier.id}, signal);
     const names = Object.keys(jobs);
-    // The battle's answer is the verdict the player waits for: the line shows it as soon as it
-    // comes, before the other answers (which the rest of the ruling shows when all are in).
+    // The battle's answer is the verdict the player waits for: the line alone shows it as soon as
+    // it comes, before the other answers (the rest of the ruling is drawn when all are in).
     jobs.battle?.then((answer) => {
       if (signal.aborted || answer.aborted || !store.ui.pending) return;
       store.setResults({battle: answer}, {partial: true});
-      this.redraw.ruling();
+      this.redraw.verdict();
     });
     const answers = await Promise.all(Object.values(jobs));
     if (signal.aborted || answers.some((a) => a.aborted)) return;

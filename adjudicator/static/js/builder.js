@@ -88,12 +88,14 @@ function assemble(data) {
     all: () => parts.view.render(),
     sheet: () => withFocusKept(() => parts.sheet.render()),
     ruling: () => withFocusKept(() => parts.ruling.render()),
+    verdict: () => withFocusKept(() => parts.ruling.renderSummary()),
     overlay: () => parts.overlay.draw(),
     dock: () => parts.view.fitDock(),
   };
   const store = new Store({boards: data.boards, faces: faces.names, content, onCommit: ({push, refresh}) => {
-    parts.view.render();
+    // The rulings are asked first: they are on their way while the change is drawn.
     if (refresh) parts.requests.schedule();
+    parts.view.render();
     if (!readonly) parts.share.scheduleUrl(push);
   }});
   const board = new BoardView($('#board'), $('#board-wrap'), content,
