@@ -91,3 +91,37 @@ def test_the_cache_keeps_within_its_size_forgetting_the_least_recently_used() ->
     assert cache.get(cache.key("battle", {"n": 1}, 1)) is None
     cache.put(cache.key("battle", {"n": "big"}, 1), b"x" * 20_000)
     assert cache.get(cache.key("battle", {"n": "big"}, 1)) is None
+
+
+def test_the_same_bytes_sent_again_are_answered_before_they_are_parsed(app: Flask, monkeypatch) -> None:
+    """The raw-bytes key: the second request of identical bytes never reaches the JSON parser, and
+    gets the very bytes of the first answer; other bytes of the same JSON are still parsed."""
+    from adjudicator.web import requests as web_requests
+
+    body = json.dumps({**BATTLE, "repeat": "raw"}).encode()
+    first = post(app, body)
+    assert first[0] == 200
+
+    parsed: list[bytes] = []
+    parse = web_requests.parsed_body
+
+    def counted(raw: bytes) -> dict:
+        parsed.append(raw)
+        return parse(raw)
+
+    monkeypatch.setattr(web_requests, "parsed_body", counted)
+    assert post(app, body) == first
+    assert parsed == []
+    other = json.dumps({**BATTLE, "repeat": "raw"}, indent=1).encode()
+    assert post(app, other)[:2] == first[:2]
+    assert parsed == [other]
+
+
+def test_bytes_over_the_size_limit_are_refused_before_the_cache_is_asked(app: Flask) -> None:
+    """The body's type and size are checked first: a cached answer never skips a 413 or a 415."""
+    body = json.dumps({**BATTLE, "repeat": "limits"}).encode()
+    assert post(app, body)[0] == 200
+    response = app.test_client().post("/api/v1/battle", data=body, headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415
+    huge = body[:-1] + b', "pad": "' + b"x" * (app.config.get("MAX_CONTENT_LENGTH") or 64 * 1024) + b'"}'
+    assert post(app, huge)[0] == 413

@@ -17,14 +17,14 @@ from flask import Blueprint, Response, jsonify
 from adjudicator.engine.api import ENDPOINTS
 from adjudicator.web.context import current_rulebook
 from adjudicator.web.openapi import openapi_document
-from adjudicator.web.requests import engine_answer, json_body
+from adjudicator.web.requests import engine_answer
 
 bp = Blueprint("api_engine", __name__, url_prefix="/api/v1")
 
 
 def _engine_view(name: str) -> Callable[[], Response]:
     def view() -> Response:
-        return engine_answer(name, json_body())
+        return engine_answer(name)
 
     return view
 
@@ -36,14 +36,14 @@ for _name in ENDPOINTS:
 @bp.post("/score")
 def score_view() -> Any:
     """Each side's medals with their rules, what each needs, and the winner (``engine.score``)."""
-    return engine_answer("score", json_body())
+    return engine_answer("score")
 
 
 @bp.post("/order")
 def order_view() -> Any:
     """Which units a command card may order, in which section, and what the order lets them do
     (engine ``orders``, core ``ordering``)."""
-    return engine_answer("order", json_body())
+    return engine_answer("order")
 
 
 @bp.get("/openapi.json")

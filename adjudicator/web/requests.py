@@ -74,8 +74,8 @@ def _depth(value: Any, level: int = 0) -> int:
     return level
 
 
-def json_body() -> dict[str, Any]:
-    """The request's JSON object, or an ApiError (415 wrong type, 413 too big, 400 malformed)."""
+def raw_body() -> bytes:
+    """The request's bytes once its type and size are checked (415 wrong type, 413 too big)."""
     if not request.mimetype or request.mimetype != "application/json":
         raise ApiError("send the situation as JSON with Content-Type: application/json",
                        field="(body)", status=415, code="unsupported_media_type")
@@ -87,6 +87,16 @@ def json_body() -> dict[str, Any]:
     # the first ``limit`` bytes, so a body that fills the limit was cut off, not complete.
     if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
+    return raw
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or an ApiError (415 wrong type, 413 too big, 400 malformed)."""
+    return parsed_body(raw_body())
+
+
+def parsed_body(raw: bytes) -> dict[str, Any]:
+    """``raw`` as a JSON object, or an ApiError (400 malformed, too deep, a lone surrogate)."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:
@@ -116,20 +126,31 @@ def bool_field(data: dict[str, Any], name: str) -> bool:
     return _checked(lambda: api.bool_of(data, name))
 
 
-def engine_answer(name: str, data: dict[str, Any]) -> Response:
-    """The JSON answer of the engine endpoint ``/api/v1/<name>`` (``engine.api.ENDPOINTS``): the
-    same function the builder runs offline in the browser, so both give the same JSON. A body
-    this worker has ruled on already gets the same bytes again (``web.answer_cache``)."""
+def engine_answer(name: str) -> Response:
+    """The JSON answer of the engine endpoint ``/api/v1/<name>`` (``engine.api.ENDPOINTS``) to the
+    request's body: the same function the builder runs offline in the browser, so both give the
+    same JSON. A body this worker has ruled on already gets the same bytes again
+    (``web.answer_cache``): the very same bytes are found before they are parsed (they were
+    checked when first ruled: the same bytes parse alike), the same JSON written otherwise after."""
+    raw = raw_body()
     cache = answer_cache()
     if cache is None:
-        return _ruled(name, data)
-    key = cache.key(name, data, current().engine_work_budget)
-    body = cache.get(key)
-    if body is not None:
-        return cached_response(body)
-    response = _ruled(name, data)
-    cache.put(key, response.get_data())
-    return response
+        return _ruled(name, parsed_body(raw))
+    budget = current().engine_work_budget
+    sent = cache.raw_key(name, raw, budget)
+    body = cache.get_sent(sent)
+    if body is None:
+        data = parsed_body(raw)
+        key = cache.key(name, data, budget)
+        body = cache.get(key)
+        if body is None:
+            response = _ruled(name, data)
+            body = response.get_data()
+            cache.put(key, body)
+            cache.put(sent, body)
+            return response
+        cache.put(sent, body)
+    return cached_response(body)
 
 
 def _ruled(name: str, data: dict[str, Any]) -> Response:
