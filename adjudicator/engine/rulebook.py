@@ -35,6 +35,7 @@ def rules_schema(cls: type[S]) -> type[S]:
     setattr(cls, "__pydantic_config__", FORBID)  # noqa: B010 (a plain class has no such attribute to assign)
     return dataclass(frozen=True)(cls)
 
+
 ReductionCondition = Literal[
     "from_below",  # attacker's hex is lower than the target's (hills, mountains, cliffs, ridges)
     "owner_only",  # protects only units of the hex's original owner (bunkers, sea walls)
