@@ -82,10 +82,9 @@ def parser_limits(rulebook: Rulebook) -> dict[str, int]:
         "exited.maxItems": situation.MAX_EXITED, "exited[].badges.maxItems": situation.MAX_BADGES,
         **_hex("exited[].at"),
     }
-    # how a card was played (``section``, ``copied_card``, the scenario's options and hands): every
-    # request that takes a card
-    play = {"copied_card.card.maxLength": api.MAX_CARD_LENGTH,
-            **{k: v for k, v in scenario_limits.items() if k.startswith(("scenario.options", "scenario.cards"))}}
+    # how a card was played (``section``, ``copied_card``) and the scenario, which the parser reads
+    # whole (its options and hands are what ordering uses): every request that takes a card
+    play = {"copied_card.card.maxLength": api.MAX_CARD_LENGTH, **scenario_limits}
 
     def rolled(at: str) -> dict[str, int]:
         return {f"{at}.{face}.{bound}": value for face in die_faces(rulebook)
@@ -173,6 +172,22 @@ def test_the_situation_limits_bind_every_engine_request(doc: dict[str, Any]) -> 
     for name in requests:
         for field, schema in situation_fields.items():
             assert schemas[name]["properties"][field] == schema, (name, field)
+
+
+def test_every_request_describes_the_whole_scenario_its_parser_reads(doc: dict[str, Any]) -> None:
+    """The situation parser reads every request's ``scenario`` alike and refuses a field it does not
+    know (core ``victory``): so every request states the same closed scenario. A scenario left open
+    to other fields promised what the server refuses (schemathesis found it: a generated unknown
+    field, refused 400)."""
+    schemas = doc["components"]["schemas"]
+    with_scenario = {name: schema["properties"]["scenario"] for name, schema in schemas.items()
+                     if name.endswith("Request") and "scenario" in schema.get("properties", {})}
+    assert len(with_scenario) >= 6, sorted(with_scenario)
+    whole = with_scenario["ScoreRequest"]
+    assert whole["additionalProperties"] is False
+    assert {"medals_to_win", "objectives", "exits", "options", "cards"} <= set(whole["properties"])
+    for name, scenario in with_scenario.items():
+        assert scenario == whole, name
 
 
 BLANK_IN_ONE_DIALECT = ("\x1e", "\x85", "\ufeff", " \u3000\t")
