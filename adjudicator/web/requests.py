@@ -74,6 +74,25 @@ def _depth(value: Any, level: int = 0) -> int:
     return level
 
 
+DRAIN_AT_MOST = 2 * 1024 * 1024
+"""The most of a refused body read and dropped: past the proxy's own limit (the ``.m44`` upload's
+1 MB and its envelope), which refuses larger bodies before they reach the app."""
+
+
+def _drain(length: int) -> None:
+    """Read and drop a refused body before answering: a worker that answers 413 and closes with the
+    body unread resets the connection while the proxy is still sending it, and the proxy then
+    reports the app unreachable (503) instead of passing the 413 on. Bounded: at most
+    ``DRAIN_AT_MOST`` bytes, in 64 KB reads."""
+    stream = request.environ.get("wsgi.input")
+    left = min(length, DRAIN_AT_MOST)
+    while stream is not None and left > 0:
+        chunk = stream.read(min(left, 64 * 1024))
+        if not chunk:
+            return
+        left -= len(chunk)
+
+
 def raw_body() -> bytes:
     """The request's bytes once its type and size are checked (415 wrong type, 413 too big)."""
     if not request.mimetype or request.mimetype != "application/json":
@@ -81,6 +100,7 @@ def raw_body() -> bytes:
                        field="(body)", status=415, code="unsupported_media_type")
     limit = current().max_content_length or 64 * 1024
     if request.content_length is not None and request.content_length > limit:
+        _drain(request.content_length)
         raise ApiError(f"the body is larger than {limit} bytes", field="(body)", status=413, code="too_large")
     raw = request.get_data(cache=True)
     # A chunked body has no Content-Length: the server stops reading at the limit and hands over
