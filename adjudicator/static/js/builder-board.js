@@ -20,7 +20,13 @@ const CORNERS = [-90, -30, 30, 90, 150, 210].map((deg) => {
   const a = (deg * Math.PI) / 180;
   return [R * Math.cos(a), R * Math.sin(a)];
 });
-const pts = (scale = 1) => CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' ');
+const SHAPES = new Map(); // a hex's corners at a scale, as a points attribute (the same for every hex)
+const pts = (scale = 1) => {
+  if (!SHAPES.has(scale)) {
+    SHAPES.set(scale, CORNERS.map(([x, y]) => `${(x * scale).toFixed(2)},${(y * scale).toFixed(2)}`).join(' '));
+  }
+  return SHAPES.get(scale);
+};
 export const MIN_TAP_PX = 46;
 /** The farthest a pinch zooms out (or less, to see the whole board: an Overlord board on a phone). */
 const MIN_ZOOM = 0.3;

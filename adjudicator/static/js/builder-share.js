@@ -67,15 +67,20 @@ export class Share {
 
   /** The situation the address bar's fragment holds, loaded (a damaged link is said so). */
   async fromLocation() {
-    if (this.readonly) return;
+    const decoded = await this.readLocation();
+    if (decoded) this.load(decoded, {push: false});
+  }
+
+  /** The situation in the address bar's fragment, decoded (null when there is none, it is the one
+   * this page wrote last, or it is damaged: then the message says so). */
+  async readLocation() {
+    if (this.readonly) return null;
     const fragment = location.hash.replace(/^#/, '');
-    if (!fragment || fragment === this.lastFragment) return;
+    if (!fragment || fragment === this.lastFragment) return null;
     try {
       const decoded = await decodeFragment(fragment, this.content.limits.max_link_bytes);
-      if (decoded) {
-        this.lastFragment = fragment;
-        this.load(decoded, {push: false});
-      }
+      if (decoded) this.lastFragment = fragment;
+      return decoded;
     } catch (err) {
       if (err instanceof LinkTooLarge) {
         message(`This link was not opened: ${err.message}. A link this builder makes is a few KB; `
@@ -83,6 +88,7 @@ export class Share {
       } else {
         message(`This link is damaged (${err.message}); starting from an empty board.`, 'error');
       }
+      return null;
     }
   }
 

@@ -70,13 +70,14 @@ export class Store {
     return Boolean(card && this.content.p.command_cards.find((c) => c.id === card)?.attacks_alone);
   }
 
-  /** Hand the change to the controller: redraw, and (unless `refresh` is false) ask again. */
-  commit({push = false, refresh = true} = {}) {
+  /** Hand the change to the controller: redraw (unless `draw` is false: the start draws in steps
+   * of its own), and (unless `refresh` is false) ask again. */
+  commit({push = false, refresh = true, draw = true} = {}) {
     if (refresh) {
       this.#ui.pending = true;
       this.#ui.partial = false;
     }
-    this.onCommit({push, refresh});
+    this.onCommit({push, refresh, draw});
   }
 
   // -- the whole situation --------------------------------------------------------------------

@@ -59,11 +59,21 @@ export class View {
   }
 
   render() {
+    this.renderBoard();
+    this.renderPanels();
+  }
+
+  /** The board and what is said about it (the legend's face, the hint). */
+  renderBoard() {
     const {store, board} = this;
     this.fire.update(store.state, store.ui.moving ? null : store.selectedUnit());
     board.render(store.state, store.ui);
     this.renderFace();
     this.renderHint();
+  }
+
+  /** Each panel, then the dock fitted to them. */
+  renderPanels() {
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });
@@ -104,10 +114,12 @@ export class View {
    * of the screen. The docked sheet and ruling take the screen below the board, never the board. */
   fitDock() {
     const layout = $('#b-layout');
+    const dock = $('#b-dock');
+    // Everything is read before --b-top is written: a write between two reads lays the page out twice.
+    const docked = !this.wide.matches && getComputedStyle(dock).position === 'fixed';
     const top = layout.getBoundingClientRect().top + window.scrollY;
     if (layout.style.getPropertyValue('--b-top') !== `${top}px`) layout.style.setProperty('--b-top', `${top}px`);
-    const dock = $('#b-dock');
-    if (this.wide.matches || getComputedStyle(dock).position !== 'fixed') {
+    if (!docked) {
       dock.style.removeProperty('--dock-max');
       return;
     }

@@ -92,10 +92,10 @@ function assemble(data) {
     overlay: () => parts.overlay.draw(),
     dock: () => parts.view.fitDock(),
   };
-  const store = new Store({boards: data.boards, faces: faces.names, content, onCommit: ({push, refresh}) => {
+  const store = new Store({boards: data.boards, faces: faces.names, content, onCommit: ({push, refresh, draw}) => {
     // The rulings are asked first: they are on their way while the change is drawn.
     if (refresh) parts.requests.schedule();
-    parts.view.render();
+    if (draw) parts.view.render();
     if (!readonly) parts.share.scheduleUrl(push);
   }});
   const board = new BoardView($('#board'), $('#board-wrap'), content,
@@ -188,6 +188,10 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
  * short task of its own rather than one long one. */
 const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
+/** The start, in short tasks, the one the player waits for first: the situation (the link's, or
+ * the saved one) is read and its rulings asked before anything is drawn, so they are on their way
+ * while the page draws; then the layout with the board; then the panels and the dock with the
+ * ruling line; last the controls below the board, which nobody uses in the first second. */
 async function start(data) {
   const parts = assemble(data);
   const {store, board, share, settings, readonly, wide, view} = parts;
@@ -196,17 +200,31 @@ async function start(data) {
     $('#examples-box').open = false;
     $('#cards-box').open = false;
   }
-  // The layout shows with the board at its size (one task: nothing is seen to move), the dock
-  // once it holds the first ruling line (it appears at its height rather than growing).
-  // The Play a card chooser sits between the board and the lists below: drawn before the layout
+  const situation = readonly ? data.saved.situation : await share.readLocation();
+  if (situation) store.load(situation);
+  store.commit({push: false, draw: false}); // the rulings leave now; drawn below
+  await pause();
+  // The layout shows with the board at its size, drawn (one task: nothing is seen to move). The
+  // Play a card chooser sits between the board and the lists below: drawn before the layout
   // shows, so its arrival never pushes them down (it did by 100 px on a phone: CLS 0.04).
   parts.orders.renderPanel();
   $('#b-layout').hidden = false;
   view.fitDock(); // the layout's place on the page, before the board is sized to it
   board.setBoard(store.board());
+  view.renderBoard();
   board.centreView();
+  if (situation) {
+    const points = [store.attacker(), store.target()].filter(Boolean);
+    board.reveal(points.length || readonly ? points : store.state.units);
+  }
+  await pause();
+  // The dock once it holds the first ruling line (it appears at its height rather than growing).
+  view.renderPanels();
+  $('#b-dock').hidden = false;
+  view.fitDock();
   await pause();
   bind(parts);
+  settings.sync();
   share.buildExamples();
   if (readonly) {
     const inputs = '#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file';
@@ -216,23 +234,9 @@ async function start(data) {
     $('#clear').hidden = true;
     $('#save').hidden = true;
     share.bindCopyToEdit();
-    store.load(data.saved.situation);
-    board.setBoard(store.board());
-    settings.sync();
-    store.commit();
-    board.centreView();
-    board.reveal([store.attacker(), store.target()].filter(Boolean));
-  } else {
-    if (location.hash.length > 1) await share.fromLocation();
-    if (!share.lastFragment) {
-      settings.sync();
-      store.commit();
-    }
   }
   const {state} = store;
   if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
-  $('#b-dock').hidden = false;
-  view.fitDock();
   $('#builder').classList.add('ready');
 }
 
