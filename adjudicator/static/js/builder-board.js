@@ -237,19 +237,21 @@ export class BoardView {
     return out;
   }
 
-  /** The width of a text in the board's words of class `cls`, in board units, or null while the
-   * board is not laid out. A canvas measures each name in the same font, scaled to the board's own
-   * measure of one sample: the page is laid out once for each class, not once for each name (a
-   * layout of the whole page each time, a long task on a phone). */
+  /** The width of a text in the board's words of class `cls`, in board units. A canvas measures
+   * each name in the same font, scaled to the browser's own measure of one sample drawn in a
+   * hidden board of its own: the page is laid out once for each class, not once for each name (a
+   * layout of the whole page each time, a long task on a phone), and the start measures before
+   * the board is shown (premeasure), while that layout is still a small one. */
   measure(cls) {
     this.fonts ??= new Map();
     if (this.fonts.has(cls)) return this.fonts.get(cls);
     const sample = 'Countryside, hedgerow';
-    const probe = s('text', {class: cls, x: -999, y: -999}, sample);
-    this.svg.append(probe);
+    const probe = s('text', {class: cls, x: 0, y: 20}, sample);
+    const host = s('svg', {class: 'board visually-hidden', 'aria-hidden': 'true'}, probe);
+    document.body.append(host);
     const drawn = probe.getComputedTextLength();
     const style = getComputedStyle(probe);
-    probe.remove();
+    host.remove();
     if (!drawn) return null;
     const context = document.createElement('canvas').getContext('2d');
     context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
@@ -257,6 +259,11 @@ export class BoardView {
     const width = (t) => context.measureText(t).width * scale;
     this.fonts.set(cls, width);
     return width;
+  }
+
+  /** Measure the board's words now, before the board is drawn (see measure). */
+  premeasure() {
+    for (const cls of ['hex-terrain', 'hex-obstacle-text']) this.measure(cls);
   }
 
   token(unit, state) {

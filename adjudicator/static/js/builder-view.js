@@ -72,12 +72,12 @@ export class View {
     this.renderHint();
   }
 
-  /** Each panel, then the dock fitted to them. */
-  renderPanels() {
+  /** Each panel, then the dock fitted to them (unless `fit` is false: the caller fits it). */
+  renderPanels({fit = true} = {}) {
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });
-    this.fitDock();
+    if (fit) this.fitDock();
   }
 
   toolHint() {
@@ -118,7 +118,9 @@ export class View {
     // Everything is read before --b-top is written: a write between two reads lays the page out twice.
     const docked = !this.wide.matches && getComputedStyle(dock).position === 'fixed';
     const top = layout.getBoundingClientRect().top + window.scrollY;
-    if (layout.style.getPropertyValue('--b-top') !== `${top}px`) layout.style.setProperty('--b-top', `${top}px`);
+    for (const el of [$('#board-wrap'), $('.b-main'), dock]) {
+      if (el.style.getPropertyValue('--b-top') !== `${top}px`) el.style.setProperty('--b-top', `${top}px`);
+    }
     if (!docked) {
       dock.style.removeProperty('--dock-max');
       return;

@@ -188,6 +188,12 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
  * short task of its own rather than one long one. */
 const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
+/** Wait until the browser is idle (the first ruling drawn, on a slow phone), at most 700 ms. */
+const idle = () => new Promise((resolve) => {
+  if (window.requestIdleCallback) requestIdleCallback(() => resolve(), {timeout: 700});
+  else setTimeout(resolve, 0);
+});
+
 /** The start, in short tasks, the one the player waits for first: the situation (the link's, or
  * the saved one) is read and its rulings asked before anything is drawn, so they are on their way
  * while the page draws; then the layout with the board; then the panels and the dock with the
@@ -203,6 +209,7 @@ async function start(data) {
   const situation = readonly ? data.saved.situation : await share.readLocation();
   if (situation) store.load(situation);
   store.commit({push: false, draw: false}); // the rulings leave now; drawn below
+  board.premeasure();
   await pause();
   // The layout shows with the board at its size, drawn (one task: nothing is seen to move). The
   // Play a card chooser sits between the board and the lists below: drawn before the layout
@@ -219,10 +226,10 @@ async function start(data) {
   }
   await pause();
   // The dock once it holds the first ruling line (it appears at its height rather than growing).
-  view.renderPanels();
+  view.renderPanels({fit: false});
   $('#b-dock').hidden = false;
   view.fitDock();
-  await pause();
+  await idle();
   bind(parts);
   settings.sync();
   share.buildExamples();
