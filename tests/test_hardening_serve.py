@@ -192,7 +192,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SERVED_SAVES = 200
-"""Concurrent saves through the stack (tests/test_saved_durability.py saves 500 through the app)."""
+"""Concurrent saves through the stack (tests/test_saved_durability.py saves through the app itself)."""
 QUOTA_CLIENT = "127.0.0.9"
 STORAGE_MB = 2
 SAVED_EARLIER: list[tuple[str, dict]] = []  # (id, units) of saves the storage test checks are still there
