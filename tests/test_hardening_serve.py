@@ -192,7 +192,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SERVED_SAVES = 200
-"""Concurrent saves through the stack (tests/test_saved_durability.py saves 500 through the app)."""
+"""Concurrent saves through the stack (tests/test_saved_durability.py saves through the app itself)."""
 QUOTA_CLIENT = "127.0.0.9"
 STORAGE_MB = 2
 SAVED_EARLIER: list[tuple[str, dict]] = []  # (id, units) of saves the storage test checks are still there
@@ -259,16 +259,23 @@ def terminate_other_connections(url: str) -> int:
                                 "AND backend_type = 'client backend' AND usename = current_user").fetchall())
 
 
+PG_FIRST_SAVES = 48
+"""Saves sent 16 at a time and read back before the connections are cut: three batches, both sync
+workers busy throughout, each with its connection open for the cuts to end. It was 100; many
+concurrent saves on PostgreSQL, on the app's threads and its pool, are
+tests/test_saved_durability.py's."""
+
+
 @pytest.mark.postgres
 def test_saves_on_postgresql_survive_its_connections_dropping_mid_request(tmp_path):
-    """100 concurrent saves read back; then saves stream in while every connection of the app to
-    PostgreSQL is cut again and again. Each answer is 201 or 503 (never a 500), every 201 reads
+    """Concurrent saves read back (``PG_FIRST_SAVES``); then saves stream in while every connection
+    of the app to PostgreSQL is cut again and again. Each answer is 201 or 503 (never a 500), every 201 reads
     back, and a 503 — which may have been stored — retried gets an id, the same on a second retry:
     each situation is stored once."""
     url = postgres_url()
     SQLModel.metadata.drop_all(engine_for(url))
     with make_serve(seed_instance(tmp_path / "instance"), workers=2, database_url=url) as served:
-        concurrent_saves(served.base, range(100))
+        concurrent_saves(served.base, range(PG_FIRST_SAVES))
         numbers = range(3000, 3100)
         told: dict[int, str] = {}
         retry: list[int] = []
@@ -303,7 +310,7 @@ def test_saves_on_postgresql_survive_its_connections_dropping_mid_request(tmp_pa
     with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as conn:
         data = [row[0] for row in conn.execute("SELECT data FROM saved_situation").fetchall()]
     firsts = [json.loads(d)["units"][0]["id"] for d in data]
-    assert sorted(firsts) == sorted(f"A{n}" for n in [*range(100), *numbers])  # each once
+    assert sorted(firsts) == sorted(f"A{n}" for n in [*range(PG_FIRST_SAVES), *numbers])  # each once
 
 
 def test_a_worker_killed_mid_save_loses_nothing_a_client_was_told_was_saved(stack, built):

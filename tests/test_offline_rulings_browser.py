@@ -17,6 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.content.loader import YAML_LOADER
 from adjudicator.engine.geometry import BOARDS, Hex
 from tests.conftest import page_left_online, save_screenshot, shared_phone
 from tests.test_battle import FEATURES, TYPES, unit
@@ -35,7 +36,7 @@ def gallery_requests() -> list[tuple[str, dict[str, Any]]]:
     """Each example of the builder's gallery as the request it makes (``test_examples`` too)."""
     found = []
     for path in EXAMPLES:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)  # libyaml: read at collection
         found.append((data["endpoint"], {**data["situation"], **data["request"]}))
     return found
 

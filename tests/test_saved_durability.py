@@ -21,7 +21,14 @@ from adjudicator.models import SavedSituation
 from tests.conftest import make_app, seed_instance, serving
 from tests.test_storage import postgres_url
 
-SAVES = 500
+SAVES = {"sqlite": 240, "postgres": 128}
+"""Saves per database, sent 16 at a time: every batch races 16 writers for SQLite's one write lock
+(busy waits) and for PostgreSQL's 10 pooled connections (waits for a free one), so each batch
+exercises the race this test is about, and a few batches repeat it. SQLite's count also writes
+past its first WAL checkpoint (1,000 pages, reached after about 150 saves), so a checkpoint happens
+while saves race, as it did with the 500 saves this test sent on both (the count on PostgreSQL,
+which has no such threshold, is 8 batches). The 48-bit random ids make a clash unlikely at any
+count: what is checked is that no save is lost or overwritten under concurrency."""
 
 
 def situation(n: int) -> dict:
@@ -47,28 +54,31 @@ def http(base: str, path: str, body: dict | None = None) -> tuple[int, dict]:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """The app served in a thread on the database, and how many saves to send it (``SAVES``)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'saves.db'}"
     else:
         url = postgres_url()
         SQLModel.metadata.drop_all(engine_for(url))
     with serving(make_app(seed_instance(tmp_path / "instance"), DATABASE_URL=url)) as base:
-        yield base
+        yield base, SAVES[request.param]
 
 
-def test_500_concurrent_saves_all_read_back(server):
+def test_concurrent_saves_all_read_back(server):
+    base, saves = server
+
     def save(n: int) -> tuple[int, str]:
-        status, body = http(server, "/api/v1/situations", situation(n))
+        status, body = http(base, "/api/v1/situations", situation(n))
         assert status == 201
         return n, body["id"]
 
     with ThreadPoolExecutor(max_workers=16) as pool:
-        saved = list(pool.map(save, range(SAVES)))
+        saved = list(pool.map(save, range(saves)))
     ids = [saved_id for _, saved_id in saved]
-    assert len(set(ids)) == SAVES  # no id handed out twice, no save overwritten
+    assert len(set(ids)) == saves  # no id handed out twice, no save overwritten
     for n, saved_id in saved:
-        status, body = http(server, f"/api/v1/situations/{saved_id}")
+        status, body = http(base, f"/api/v1/situations/{saved_id}")
         assert status == 200
         assert body["situation"]["units"] == situation(n)["units"]
 

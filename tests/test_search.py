@@ -19,7 +19,7 @@ from markupsafe import escape
 
 from adjudicator import build, db, search
 from adjudicator.content.documents import EXPANSIONS, KIND_LABELS
-from adjudicator.content.loader import Catalogue, content_dir
+from adjudicator.content.loader import YAML_LOADER, Catalogue, content_dir
 from adjudicator.search.documents import facts_text
 from adjudicator.search.query import MAX_QUERY_CHARS, parse_query
 from adjudicator.search.snippets import highlight
@@ -34,8 +34,8 @@ from adjudicator.search.whoosh_index import (
     words_of,
 )
 
-QUERY_SET = [str(case["q"]) for case in yaml.safe_load(
-    (Path(__file__).with_name("search_queries.yaml")).read_text(encoding="utf-8"))]
+QUERY_SET = [str(case["q"]) for case in yaml.load(
+    (Path(__file__).with_name("search_queries.yaml")).read_text(encoding="utf-8"), Loader=YAML_LOADER)]
 TYPED = [q[:n] for q in QUERY_SET for n in range(3, len(q), 4)]
 """What a phone sends while each query of the set is typed (as bench/search.py times it)."""
 

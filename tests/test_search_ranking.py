@@ -12,10 +12,10 @@ import pytest
 import yaml
 
 from adjudicator import search
-from adjudicator.content.loader import Catalogue
+from adjudicator.content.loader import YAML_LOADER, Catalogue
 
 QUERIES_FILE = Path(__file__).with_name("search_queries.yaml")
-QUERIES: list[dict[str, Any]] = yaml.safe_load(QUERIES_FILE.read_text(encoding="utf-8"))
+QUERIES: list[dict[str, Any]] = yaml.load(QUERIES_FILE.read_text(encoding="utf-8"), Loader=YAML_LOADER)
 
 
 @pytest.fixture(scope="module")

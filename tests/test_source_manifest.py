@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 import yaml
 
-from adjudicator.content.loader import Catalogue
+from adjudicator.content.loader import YAML_LOADER, Catalogue
 from adjudicator.engine.rulebook import CardRules, Rulebook
 from adjudicator.engine.situation import parse_situation, situation_rule_ids
 from tests.sources import MANIFEST, needs_seeds
 
 HEX_KINDS = ("terrain", "obstacle", "marker")
-FACTS: dict[str, Any] = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+FACTS: dict[str, Any] = yaml.load(MANIFEST.read_text(encoding="utf-8"), Loader=YAML_LOADER)  # libyaml
 
 
 # -- deriving the manifest from the documents (where they are) -----------------------------------
