@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -180,9 +181,10 @@ def _warm_context(browser: Any, live_server: str, **options: Any) -> Iterator[An
 
 @pytest.fixture(scope="session")
 def phone_context(browser: Any, live_server: str) -> Iterator[Any]:
-    """Phone pages are opened in this one context, a fresh page for each test; what a test leaves
-    in the context (cookies, permissions, the site's storage, its pages) is cleared after it
-    (``_page_in``). A test that opens a share link in another browser uses ``elsewhere_page``; one
+    """Phone pages are opened in this one context, one page lent to each test in turn, sent to a
+    bare page of the site between them (a new one after a test that set what cannot be undone);
+    what a test leaves in the context (cookies, permissions, the site's storage, its pages) is
+    cleared after it (``_page_in``). A test that opens a share link in another browser uses ``elsewhere_page``; one
     that needs other settings (no JavaScript, the service worker) makes a context of its own."""
     with _warm_context(browser, live_server, **PHONE_DEVICE, device_scale_factor=2) as context:
         yield context
@@ -194,12 +196,98 @@ def desktop_context(browser: Any, live_server: str) -> Iterator[Any]:
         yield context
 
 
+# A page the tests of a process take in turn, one per warm context. A new page costs Chromium
+# ~0.4 s of CPU more than a page left on a small document of the site and sent to the next test's
+# address (its first document, about:blank, starts a renderer of its own). What a test sets on
+# its page and cannot be taken back (an init script, a route, an event handler, exposed functions,
+# extra headers) marks it spent: it is closed after that test, and the next test gets a new one.
+_SPENDING = ("add_init_script", "route", "route_from_har", "route_web_socket", "on", "once",
+             "expose_function", "expose_binding", "set_extra_http_headers")
+_RESET_PATH = "/manifest.webmanifest"  # same site, no script, no style: the cheapest page to leave it on
+POLL_MS = 50
+"""How often a test page's ``wait_for_function`` checks its condition when the test names no
+interval: Playwright's default checks it at every animation frame, which keeps Chromium drawing
+frames for as long as the wait lasts (0.12–0.18 CPU-s a second of waiting, against ~0.02 at 50 ms)."""
+
+
+class _KeptPage:
+    """The page one warm context lends to its tests, and whether a test has spent it."""
+
+    def __init__(self, context: Any) -> None:
+        self.context, self.page, self.viewport = context, None, None
+        self.spent = self.emulated = False
+
+    def take(self) -> Any:
+        if self.page is None or self.page.is_closed():
+            self.page = self.context.new_page()
+            self.viewport = self.page.viewport_size
+            for name in _SPENDING:
+                setattr(self.page, name, self._noting("spent", getattr(self.page, name)))
+            self.page.emulate_media = self._noting("emulated", self.page.emulate_media)
+            self.page.wait_for_function = _polled(self.page.wait_for_function)
+        self.spent = self.emulated = False
+        return self.page
+
+    def _noting(self, flag: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            setattr(self, flag, True)
+            return method(*args, **kwargs)
+        return noted
+
+    def give_back(self, site: str) -> None:
+        """After a test: a spent page is closed; any other is sent to a bare page of the site, its
+        session storage cleared, its viewport and media as a new page's (light: a context's
+        default)."""
+        page = self.page
+        if page is None or page.is_closed():
+            return
+        if self.spent or not self._reset(site):
+            page.close()
+            self.page = None
+
+    def _reset(self, site: str) -> bool:
+        page = self.page
+        try:
+            page.goto(site + _RESET_PATH)
+            page.evaluate("() => sessionStorage.clear()")
+            if page.viewport_size != self.viewport:
+                page.set_viewport_size(self.viewport)
+            if self.emulated:
+                page.emulate_media(media="null", color_scheme="light", reduced_motion="no-preference",
+                                   forced_colors="none", contrast="no-preference")
+        except Exception:  # left in a state it cannot leave (a dialog, a crash): a new page, then
+            return False
+        return True
+
+
+def _polled(wait_for_function: Callable[..., Any]) -> Callable[..., Any]:
+    def wait(expression: str, *, polling: Any = None, **kwargs: Any) -> Any:
+        return wait_for_function(expression, polling=POLL_MS if polling is None else polling, **kwargs)
+    return wait
+
+
+_KEPT: dict[int, _KeptPage] = {}
+
+
+def open_afresh(page: Any, url: str) -> None:
+    """Open ``url`` in ``page`` as a new document, even where only its fragment differs from the
+    page's address (a share link reopened): by way of a bare page of the same site, where
+    about:blank would start a renderer of its own (~0.6 s of Chromium's CPU)."""
+    site = urlsplit(url)
+    page.goto(f"{site.scheme}://{site.netloc}{_RESET_PATH}")
+    page.goto(url)
+
+
 def _page_in(context: Any) -> Iterator[Any]:
     anchor = context.pages[0]
-    page = context.new_page()
+    kept = _KEPT.setdefault(id(context), _KeptPage(context))
+    page = kept.take()
     yield page
-    for open_page in context.pages[1:]:  # the test's page and any it opened
-        open_page.close()
+    for open_page in context.pages[1:]:  # any page the test opened
+        if open_page is not page:
+            open_page.close()
+    site = urlsplit(anchor.url)
+    kept.give_back(f"{site.scheme}://{site.netloc}")
     anchor.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     context.clear_cookies()
     context.clear_permissions()

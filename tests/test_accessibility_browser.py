@@ -21,27 +21,37 @@ def audit(page: Any) -> list[str]:
     return page.evaluate(AUDIT)
 
 
-@pytest.fixture(params=["light", "dark"])
-def scheme_page(request, phone_page):
-    """A phone page in the light and in the dark colour scheme (the site styles both)."""
-    phone_page.emulate_media(color_scheme=request.param)
-    return phone_page
+SCHEMES = ("light", "dark")
+"""The site styles both colour schemes in CSS alone (each colour is ``light-dark(…)``; no script
+reads the phone's setting), so one page load is audited in each: switching the emulated scheme
+redraws the page as a load in that scheme would."""
+
+
+def in_each_scheme(page: Any, check: Any) -> None:
+    """``check()`` on the page as it stands, in the light and then in the dark scheme."""
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        check(scheme)
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_text_has_enough_contrast_and_every_control_a_name(scheme_page, live_server, path):
-    scheme_page.goto(live_server + path)
+def test_page_text_has_enough_contrast_and_every_control_a_name_in_light_and_dark(phone_page, live_server, path):
+    phone_page.goto(live_server + path)
     if path == "/builder":
-        scheme_page.wait_for_selector("#builder.ready")
-    assert audit(scheme_page) == []
+        phone_page.wait_for_selector("#builder.ready")
+
+    def audited(scheme: str) -> None:
+        assert audit(phone_page) == [], scheme
+
+    in_each_scheme(phone_page, audited)
 
 
-def test_builder_on_a_winter_board_passes_the_audit(scheme_page, live_server):
+def test_builder_on_a_winter_board_passes_the_audit_in_light_and_dark(phone_page, live_server):
     """Core rule ``board_faces``: a board drawn in the winter face, with its face picker and legend open, keeps
-    AA contrast and named controls, and the words on the snowy board stay readable."""
+    AA contrast and named controls, and the words on the snowy board stay readable, in either scheme."""
     from tests.test_board_face_browser import BOARD_TEXT_CONTRAST, SAMPLES
 
-    page = scheme_page
+    page = phone_page
     page.goto(live_server + "/builder")
     page.wait_for_selector("#builder.ready")
     page.locator("#import-box summary").click()
@@ -50,10 +60,17 @@ def test_builder_on_a_winter_board_passes_the_audit(scheme_page, live_server):
     page.locator("#board-box summary").click()
     page.locator("#legend-box summary").click()
     assert page.locator("#legend-face").is_visible()
-    assert audit(page) == []
+
+    def audited(scheme: str) -> None:
+        assert audit(page) == [], scheme
+
+    def words_readable(scheme: str) -> None:
+        words = page.evaluate(BOARD_TEXT_CONTRAST)
+        assert words["checked"] > 100 and words["failures"] == [], (scheme, words)
+
+    in_each_scheme(page, audited)
     page.click("#show-labels")
-    words = page.evaluate(BOARD_TEXT_CONTRAST)
-    assert words["checked"] > 100 and words["failures"] == [], words
+    in_each_scheme(page, words_readable)
 
 
 def test_builder_ruling_is_readable(desktop_page, live_server):

@@ -90,7 +90,11 @@ def page_situation(page):
     }""")
 
 
-def test_forest_between_blocks_line_of_sight_and_the_line_is_drawn(page, live_server):
+def test_forest_between_blocks_line_of_sight_and_the_builder_asks_only_our_own_site(page, live_server):
+    """The line is drawn, blocked by the forest; every request the builder made, from its start to
+    the line-of-sight tab, went to our own site."""
+    urls = []
+    page.on("request", lambda request: urls.append(request.url))
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
     text = verdict(page)
@@ -100,6 +104,7 @@ def test_forest_between_blocks_line_of_sight_and_the_line_is_drawn(page, live_se
     assert "Forest" in ruling_tab(page, "los")
     forest_link = page.locator('#ruling a[href="/rules/terrain/forest"]').first
     assert forest_link.is_visible()
+    assert urls and all(url.startswith(live_server + "/") for url in urls), urls
 
 
 def move_target_into_a_town(page) -> None:
@@ -111,9 +116,21 @@ def move_target_into_a_town(page) -> None:
     hexagon(page, *TOWN).click()
 
 
-def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live_server, app):
+def test_an_api_error_is_shown_then_moving_the_target_into_a_town_changes_the_dice_and_breakdown(
+        page, live_server, app):
+    """One situation: a terrain no unit may stand on gives an error on the board, not a broken
+    page, and taking it off brings the ruling back; then the target moved into a town is ruled
+    with the town's dice and its breakdown."""
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
+    assert "Battle not allowed" in verdict(page)
+    hexagon(page, *TARGET).click()
+    page.select_option('select[data-fk="sel-terrain"]', "river")
+    text = verdict(page)
+    assert "No ruling for this board" in text and "cannot stand on" in text
+    assert page.locator(".error-hex").count() == 1
+    hexagon(page, *TARGET).click()
+    page.select_option('select[data-fk="sel-terrain"]', "")
     assert "Battle not allowed" in verdict(page)
     move_target_into_a_town(page)
     text = verdict(page)
@@ -131,9 +148,13 @@ def test_moving_the_target_into_a_town_changes_the_dice_and_breakdown(page, live
     assert page.locator('table.breakdown a[href="/rules/terrain/town"]').count() == 1
     assert page.locator('.los-line[data-los="clear"]').count() == 1
     assert page.locator("svg.chart").count() >= 1  # the odds, drawn by our own JS
+    if page.viewport_size["width"] > PHONE["width"]:
+        save_screenshot(page, "builder-desktop")  # the whole page, the ruling of the town open
 
 
-def test_a_share_link_reproduces_the_situation(page, live_server, elsewhere_page):
+def test_a_share_link_and_a_saved_short_link_reproduce_the_situation(page, live_server, elsewhere_page):
+    """The situation set up once: its share link opened in another browser, then saved with a title
+    and its short link reopened (read-only, then copied to edit)."""
     open_builder(page, live_server)
     place_infantry_armor_and_forest(page)
     before = verdict(page)
@@ -147,16 +168,11 @@ def test_a_share_link_reproduces_the_situation(page, live_server, elsewhere_page
     assert page_situation(other) == page_situation(page)
     assert other.locator(".los-line").count() == 2  # the line and its halo
 
-
-def test_save_and_reopen_the_short_link(page, live_server):
-    open_builder(page, live_server)
-    place_infantry_armor_and_forest(page)
-    before = verdict(page)
     page.fill("#title", "Woods in the way")
     page.click("#save")
-    link = page.locator("#saved-link")
-    link.wait_for()
-    href = link.get_attribute("href")
+    saved = page.locator("#saved-link")
+    saved.wait_for()
+    href = saved.get_attribute("href")
     assert href.startswith("/s/") and len(href) == len("/s/") + 8
     open_builder(page, live_server, href)
     assert verdict(page) == before
@@ -172,7 +188,11 @@ def test_save_and_reopen_the_short_link(page, live_server):
     assert page.locator('#sheet [data-fk="terrain-forest"][aria-pressed="true"]').is_visible()
 
 
-def test_importing_a_scenario_file_loads_board_and_lists_unknown_names(page, live_server):
+def test_importing_scenario_files_loads_the_board_and_lists_unknown_names_and_decorative_pieces_apart(
+        page, live_server):
+    """A file with names we do not know: the board and its units load, the unknown names are
+    listed. Then a file with decorative pieces (insignia, battle stars and barges have no rules):
+    they are listed apart, not as "unknown", and nothing of the first file's list is left."""
     open_builder(page, live_server)
     page.locator("#import-box summary").click()
     page.set_input_files("#m44-file", str(SAMPLES / "unknown_names_overlord.m44"))
@@ -183,6 +203,16 @@ def test_importing_a_scenario_file_loads_board_and_lists_unknown_names(page, liv
     for name in ("zeppelinfield", "zeppelinus", "badge99", "made_up_rules"):
         assert name in unknown
     assert len(page_situation(page)) == 2
+
+    page.set_input_files("#m44-file", str(SAMPLES / "french_decorative_overlord.m44"))
+    page.locator("#import-decorative").wait_for()
+    assert page.locator("#import-unknown").count() == 0
+    decorative = page.locator("#import-decorative")
+    assert "8 decorative pieces" in decorative.locator("summary").inner_text()
+    decorative.locator("summary").click()
+    listed = decorative.inner_text()
+    for name in ("badge3", "badge25", "tag5", "pcarrier", "barge"):
+        assert f"“{name}”" in listed
 
 
 def test_importing_a_standard_scenario_then_picking_a_fight(phone_page, live_server):
@@ -224,19 +254,6 @@ def test_keyboard_alone_places_and_selects_units(desktop_page, live_server):
     page.keyboard.press("Enter")
     assert len(page_situation(page)) == 2
     assert "Roll" in verdict(page)
-
-
-def test_an_api_error_is_shown_not_a_broken_page(page, live_server):
-    open_builder(page, live_server)
-    place_infantry_armor_and_forest(page)
-    hexagon(page, *TARGET).click()
-    page.select_option('select[data-fk="sel-terrain"]', "river")
-    text = verdict(page)
-    assert "No ruling for this board" in text and "cannot stand on" in text
-    assert page.locator(".error-hex").count() == 1
-    hexagon(page, *TARGET).click()
-    page.select_option('select[data-fk="sel-terrain"]', "")
-    assert "Battle not allowed" in verdict(page)
 
 
 def test_selecting_a_supply_truck_shows_what_it_may_resupply(page, live_server, app):
@@ -283,16 +300,6 @@ def test_marking_the_battle_as_an_overrun_rules_out_a_second_overrun(desktop_pag
     assert "Armor overrun: no" in ruling_tab(other, "after")
 
 
-def test_the_builder_makes_no_request_outside_our_own_site(desktop_page, live_server):
-    page = desktop_page
-    urls = []
-    page.on("request", lambda request: urls.append(request.url))
-    open_builder(page, live_server)
-    place_infantry_armor_and_forest(page)
-    verdict(page)
-    assert urls and all(url.startswith(live_server + "/") for url in urls), urls
-
-
 def test_without_javascript_the_page_says_so_and_links_the_api(browser, live_server):
     context = browser.new_context(java_script_enabled=False, viewport=PHONE)
     try:
@@ -336,15 +343,6 @@ def test_builder_fits_a_phone_with_thumb_sized_controls(phone_page, live_server)
     save_screenshot(page, "builder-phone")
 
 
-def test_builder_desktop_screenshot(desktop_page, live_server):
-    page = desktop_page
-    open_builder(page, live_server)
-    place_infantry_armor_and_forest(page)
-    move_target_into_a_town(page)
-    assert "Roll" in verdict(page)
-    save_screenshot(page, "builder-desktop")
-
-
 def test_a_damaged_share_link_says_so_and_leaves_a_working_board(phone_page, live_server):
     page = phone_page
     open_builder(page, live_server, "/builder#z=not-a-real-link")
@@ -369,21 +367,6 @@ def test_a_share_link_that_would_inflate_past_any_board_is_refused_with_a_messag
     save_screenshot(page, "builder-link-too-large", full_page=False)
     place(page, *ATTACKER, "allies", "infantry")
     assert len(page_situation(page)) == 1
-
-
-def test_imported_decorative_pieces_are_listed_apart_from_unknown_names(page, live_server):
-    """Insignia, battle stars and barges have no rules; they are not "unknown"."""
-    open_builder(page, live_server)
-    page.locator("#import-box summary").click()
-    page.set_input_files("#m44-file", str(SAMPLES / "french_decorative_overlord.m44"))
-    page.locator("#import-result").wait_for()
-    assert page.locator("#import-unknown").count() == 0
-    decorative = page.locator("#import-decorative")
-    assert "8 decorative pieces" in decorative.locator("summary").inner_text()
-    decorative.locator("summary").click()
-    listed = decorative.inner_text()
-    for name in ("badge3", "badge25", "tag5", "pcarrier", "barge"):
-        assert f"“{name}”" in listed
 
 
 def test_british_battle_back_is_offered_after_the_battle(desktop_page, live_server, app):

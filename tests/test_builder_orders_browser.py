@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import save_screenshot
+from tests.conftest import open_afresh, save_screenshot
 from tests.test_builder_browser import hexagon, verdict
 
 pytestmark = pytest.mark.browser
@@ -78,8 +78,7 @@ def test_probe_in_the_centre_orders_by_taps_and_refuses_with_the_rule(phone_page
     # The share link keeps the card played and the orders: opened afresh, the same count.
     page.wait_for_timeout(400)
     again = page.url
-    page.goto("about:blank")
-    page.goto(again)
+    open_afresh(page, again)
     page.wait_for_selector("#builder.ready")
     page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('2 of 2')")
     assert page.locator("#play-card").input_value() == "probe@center"

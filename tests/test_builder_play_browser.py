@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from adjudicator.engine.geometry import Hex, distance
-from tests.conftest import save_screenshot
+from tests.conftest import open_afresh, save_screenshot
 from tests.test_builder_browser import hexagon, lay, open_builder, place, settled, verdict
 
 pytestmark = pytest.mark.browser
@@ -75,8 +75,7 @@ def test_infantry_moving_two_may_not_battle_and_the_board_shows_both_tones(
     # The share link keeps the path: opened afresh, the same ruling and the same trail.
     page.wait_for_timeout(400)
     link = page.url
-    page.goto("about:blank")
-    page.goto(link)
+    open_afresh(page, link)
     page.wait_for_selector("#builder.ready")
     assert "Battle not allowed" in verdict(page)
     assert page.locator("polyline.move-trail").count() == 1

@@ -314,9 +314,10 @@ def test_the_ruling_is_asked_before_the_tap_is_drawn_and_its_verdict_shown_befor
 
 def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page, live_server, app, catalogue):
     """≤ 15 key presses from the top of the page, the ruling line read out (a live region), no
-    axe-core violation; the copied text a referee pastes into a forum: the situation, the verdict,
-    each step with its one citation (the passage behind its rule and fact), the line of sight with
-    its crux (the hedgerow on one side of the edge only), and a short link."""
+    axe-core violation; the copied text a referee pastes into a forum (the same text whatever set
+    the dispute up: clicks, taps or keys): the situation, the verdict, each step with its one
+    citation (the passage behind its rule and fact), the line of sight with its crux (the hedgerow
+    on one side of the edge only), and a short link."""
     page = desktop_page
     page.set_viewport_size({"width": 1366, "height": 900})
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -380,6 +381,12 @@ def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page
         [line_of_step] = [x for x in lines if step["text"] in x]
         assert line_of_step.endswith(f"[{catalogue.entries[step['rule']].meta.name} — {source}]"), line_of_step
         assert line_of_step.count("[") == 1  # one citation per step
+        # the passage behind the step's own fact, else its entry's first source (contracts §4)
+        fact = catalogue.citations.get(step["rule"], {}).get(step.get("fact") or "")
+        first = catalogue.entries[step["rule"]].meta.sources[0]
+        where = fact.source.label if fact else f"{first.document}, {first.section}"
+        assert any(step["text"] in x and where in x for x in lines), (step, where)
+    assert "Line of sight: clear" in text
     assert any(x.startswith("Line of sight: clear [") for x in lines)
     edge = next(x for x in lines if "runs along the edge" in x)
     assert "f4 (Hedgerow)" in edge and "e4 (countryside)" in edge, edge
@@ -818,35 +825,6 @@ def test_a_side_change_pairs_attacker_and_target_without_another_tap(desktop_pag
     assert page.locator(".hex.is-attacker").get_attribute("data-row") == str(INFANTRY[0])
     assert page.locator(".hex.is-target").get_attribute("data-row") == str(ARMOR[0])
     page.wait_for_function("() => /dice?\\b/.test(document.getElementById('b-summary').textContent)")
-
-
-def test_copy_puts_the_whole_ruling_as_plain_text_with_sources_and_a_short_link(desktop_page, live_server, app):
-    """The dispute set up by clicks: the copied text states the situation, the dice, each step
-    with the passage behind its own fact (else its entry's first source: contracts §4), the line
-    of sight and a short link."""
-    page = desktop_page
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.goto(live_server + "/builder")
-    page.wait_for_selector("#builder.ready")
-    dispute(page, False, True)
-    settled(page)
-    page.click("#copy-ruling")
-    page.locator("#copy-out textarea").wait_for()
-    text = page.evaluate("navigator.clipboard.readText()")
-    assert text == page.locator("#copy-out textarea").input_value()
-    expected = ruled(app, INFANTRY, ARMOR)
-    lines = text.splitlines()
-    assert lines[0] == ("Allied Infantry (4 figures) on F3 (Hill) battles Axis Armor (3 figures) on F5 (Forest),"
-                        " range 2.")
-    assert f"Ruling: roll {dice(expected['dice'])}." in lines
-    catalogue = app.extensions["catalogue"]
-    for step in expected["breakdown"]:
-        fact = catalogue.citations.get(step["rule"], {}).get(step.get("fact") or "")
-        first = catalogue.entries[step["rule"]].meta.sources[0]
-        where = fact.source.label if fact else f"{first.document}, {first.section}"
-        assert any(step["text"] in line and where in line for line in lines), (step, where)
-    assert "Line of sight: clear" in text
-    assert any(line.startswith(f"Link: {live_server}/s/") for line in lines)
 
 
 def test_a_card_that_changes_no_number_still_says_what_it_does(desktop_page, live_server, catalogue):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import save_screenshot
+from tests.conftest import open_afresh, save_screenshot
 from tests.test_builder_browser import hexagon, open_builder, settled, verdict
 
 pytestmark = pytest.mark.browser
@@ -77,8 +77,7 @@ def test_the_score_strip_follows_a_take_ground_onto_an_objective(phone_page: Any
     save_screenshot(page, "score-after-take-ground-phone-full")
     # the share link carries the scenario and the casualty: opened afresh, the same score
     link = page.url
-    page.goto("about:blank")
-    page.goto(link)
+    open_afresh(page, link)
     page.wait_for_selector("#builder.ready")
     assert strip(page) == after
 
