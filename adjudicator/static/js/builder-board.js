@@ -76,6 +76,8 @@ export class BoardView {
     this.width = (board.max_col + 2) * (W / 2);
     this.height = 2 * BAND + 2 * R + (board.rows - 1) * 1.5 * R;
     this.svg.setAttribute('viewBox', `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
+    // Sized before its hexes are made: measuring the room then lays out the page without them.
+    this.applyZoom();
     // Layers: the hexes (the tap and focus targets), the overlays (line of sight, retreats),
     // then the words and unit tokens so an overlay never hides them, and last the fire map's
     // tags, which no word may hide.
@@ -98,7 +100,6 @@ export class BoardView {
       topLayer, this.tagLayer);
     const first = board.hexes[Math.floor(board.hexes.length / 2)];
     this.setCursor(first.row, first.col, false);
-    this.applyZoom();
   }
 
   defs() {

@@ -72,12 +72,12 @@ export class View {
     this.renderHint();
   }
 
-  /** Each panel, then the dock fitted to them (unless `fit` is false: the caller fits it). */
-  renderPanels({fit = true} = {}) {
+  /** Each panel, then the dock fitted to them. */
+  renderPanels() {
     withFocusKept(() => {
       for (const panel of this.panels) panel.render();
     });
-    if (fit) this.fitDock();
+    this.fitDock();
   }
 
   toolHint() {

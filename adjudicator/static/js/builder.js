@@ -211,13 +211,15 @@ async function start(data) {
   store.commit({push: false, draw: false}); // the rulings leave now; drawn below
   board.premeasure();
   await pause();
-  // The layout shows with the board at its size, drawn (one task: nothing is seen to move). The
-  // Play a card chooser sits between the board and the lists below: drawn before the layout
-  // shows, so its arrival never pushes them down (it did by 100 px on a phone: CLS 0.04).
+  // The layout shows with the board at its size (one task: nothing is seen to move), its hexes
+  // drawn in the next task (each a short one on a slow phone). The Play a card chooser sits
+  // between the board and the lists below: drawn before the layout shows, so its arrival never
+  // pushes them down (it did by 100 px on a phone: CLS 0.04).
   parts.orders.renderPanel();
   $('#b-layout').hidden = false;
   view.fitDock(); // the layout's place on the page, before the board is sized to it
   board.setBoard(store.board());
+  await pause();
   view.renderBoard();
   board.centreView();
   if (situation) {
@@ -225,10 +227,14 @@ async function start(data) {
     board.reveal(points.length || readonly ? points : store.state.units);
   }
   await pause();
-  // The dock once it holds the first ruling line (it appears at its height rather than growing).
-  view.renderPanels({fit: false});
+  // The dock once it holds the first ruling line (it appears at its height rather than growing);
+  // the panels, the whole ruling among them, in the next task (on a phone the ruling's body is
+  // folded under the line, and beside the board it is the column's last part: nothing moves).
+  parts.ruling.renderSummary();
   $('#b-dock').hidden = false;
   view.fitDock();
+  await pause();
+  view.renderPanels();
   await idle();
   bind(parts);
   settings.sync();
