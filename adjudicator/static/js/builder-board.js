@@ -238,7 +238,8 @@ export class BoardView {
     return out;
   }
 
-  /** The width of a text in the board's words of class `cls`, in board units. A canvas measures
+  /** The width of a text in the board's words of class `cls`, in board units (null where the
+   * browser draws no text yet: the name is measured again next time). A canvas measures
    * each name in the same font, scaled to the browser's own measure of one sample drawn in a
    * hidden board of its own: the page is laid out once for each class, not once for each name (a
    * layout of the whole page each time, a long task on a phone), and the start measures before

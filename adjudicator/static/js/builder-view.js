@@ -115,7 +115,8 @@ export class View {
   fitDock() {
     const layout = $('#b-layout');
     const dock = $('#b-dock');
-    // Everything is read before --b-top is written: a write between two reads lays the page out twice.
+    // The dock's position and the layout's top are read before --b-top is written (a write between
+    // two reads lays the page out twice); the frame's bottom, after: it moves with --b-top.
     const docked = !this.wide.matches && getComputedStyle(dock).position === 'fixed';
     const top = layout.getBoundingClientRect().top + window.scrollY;
     for (const el of [$('#board-wrap'), $('.b-main'), dock]) {
