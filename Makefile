@@ -14,6 +14,10 @@ WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 # back to back: 3 min 2 s with 3, 3 min 24 s with 4). `TEST_WORKERS=0` runs the suite in one
 # process. Each worker takes whole files, heaviest first (tests/conftest.py).
 TEST_WORKERS ?= 3
+# pytest's numbered temporary folders, one root per checkout: two clones running `make test` at
+# once otherwise share /tmp/pytest-of-$USER, and one run's clean-up of old folders races the
+# other's (seen as an unclosed-folder warning, an error under -W error, at the end of a green run).
+TEST_TMP := /tmp/adjudicator-pytest-$(shell printf '%s' "$(CURDIR)" | sha256sum | cut -c1-12)
 
 # Offline rulings run the engine in the browser with this Pyodide (npm package, MPL-2.0).
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
@@ -143,8 +147,8 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser nginx
 	$(JSLINT)
 	url="$${TEST_DATABASE_URL:-}"; \
 	  [ -n "$$url" ] || url=$$(bash .ci/postgres.sh) || { echo "make test: PostgreSQL for the storage tests could not be started (its messages are above)" >&2; exit 1; }; \
-	  TEST_DATABASE_URL="$$url" PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	  mkdir -p $(TEST_TMP) && TEST_DATABASE_URL="$$url" PYTEST_DEBUG_TEMPROOT=$(TEST_TMP) PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) $(JSTOOLS)/node_modules $(BENCHJS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/run \
-	  instance/artifacts adjudicator/static/offline build/static build/pages
+	  instance/artifacts adjudicator/static/offline build/static build/pages $(TEST_TMP)
