@@ -7,7 +7,8 @@ client to the proxy's limits):
 - ``slow_readers``: 10 addresses each hold 40 requests for the largest static file (Pyodide's
   8.6 MB wasm) and read nothing;
 - ``worst_fire_map``: six connections of one address loop the costliest legal ``/fire-map``
-  (``bench/hostile.py``);
+  (``bench/hostile.py``), each request with a unit named anew, so that no answer the proxy kept
+  (``serving.nginx._answers``) spares the workers: every one is ruled;
 - ``flood``: 32 connections of one address loop ``POST /api/v1/battle`` as fast as they can, far
   over its rate (the proxy answers 429).
 
@@ -25,6 +26,8 @@ import socket
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from itertools import count, repeat
 from pathlib import Path
 from typing import Any
 
@@ -144,9 +147,15 @@ async def slow_reader(port: int, source: str, path: str, until: float, stats: St
             writer.close()
 
 
-async def looping(port: int, source: str, path: str, body: bytes, until: float, stats: Stats) -> None:
-    request = (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-               f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+def renamed(body: bytes) -> Iterator[bytes]:
+    """``body`` again and again, its first unit (``"u0"``) named anew each time: the same work for
+    the engine, another question for the proxy's cache of answers."""
+    head, tail = body.split(b'"u0"', 1)
+    for n in count():
+        yield head + f'"u0-{n:08d}"'.encode() + tail
+
+
+async def looping(port: int, source: str, path: str, bodies: Iterator[bytes], until: float, stats: Stats) -> None:
     while time.monotonic() < until:
         stream = await counted_connect(port, source, stats, 0.2)
         if stream is None:
@@ -154,7 +163,9 @@ async def looping(port: int, source: str, path: str, body: bytes, until: float, 
         reader, writer = stream
         try:
             while time.monotonic() < until:
-                writer.write(request)
+                body = next(bodies)
+                writer.write((f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
                 status = await status_of(reader)
                 if not status:
                     stats.closed_by_server += 1
@@ -186,11 +197,11 @@ async def run(pattern: str, port: int, seconds: float) -> dict[str, Any]:
     elif pattern == "worst_fire_map":
         from bench.hostile import worst_fire_map
 
-        body = json.dumps(worst_fire_map()).encode()
-        tasks = [looping(port, "127.0.4.1", "/api/v1/fire-map", body, until, stats) for _ in range(6)]
+        bodies = renamed(json.dumps(worst_fire_map()).encode())
+        tasks = [looping(port, "127.0.4.1", "/api/v1/fire-map", bodies, until, stats) for _ in range(6)]
     elif pattern == "flood":
-        body = b'{"units": []}'
-        tasks = [looping(port, "127.0.5.1", "/api/v1/battle", body, until, stats) for _ in range(32)]
+        tasks = [looping(port, "127.0.5.1", "/api/v1/battle", repeat(b'{"units": []}'), until, stats)
+                 for _ in range(32)]
     else:
         raise SystemExit(f"unknown pattern {pattern!r}")
     started = time.monotonic()

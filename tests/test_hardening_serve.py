@@ -27,6 +27,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+import brotli
 import pytest
 from sqlmodel import SQLModel
 
@@ -408,9 +409,10 @@ def test_a_flood_over_the_rate_is_refused_by_the_proxy_and_never_reaches_the_app
     answers the rest 429 (the API's JSON, with Retry-After); the app sees exactly the requests
     that were let through, and other players are answered throughout."""
     flooder = "127.0.0.6"
-    ruling = json.dumps({**situation(0), "attacker": "A0", "target": "B"}).encode()
 
-    def ruled(_: int) -> tuple[int, dict[str, str], bytes]:
+    def ruled(n: int) -> tuple[int, dict[str, str], bytes]:
+        # a question of its own each time (the proxy answers a question asked again itself)
+        ruling = json.dumps({**situation(1000 + n), "attacker": f"A{1000 + n}", "target": "B"}).encode()
         return request(stack.base, "POST", "/api/v1/battle", ruling, flooder, {"Content-Type": "application/json"})
 
     with ThreadPoolExecutor(max_workers=16) as pool:
@@ -426,6 +428,35 @@ def test_a_flood_over_the_rate_is_refused_by_the_proxy_and_never_reaches_the_app
     assert refused[0]["content-security-policy"].startswith("default-src 'self'")
     time.sleep(0.5)  # gunicorn writes its access log after the answer
     assert reached_app(stack, flooder) == statuses.count(200)
+
+
+def test_a_ruling_asked_again_is_answered_by_the_proxy_without_a_worker(stack):
+    """The engine's answers are pure functions of the body and the build, so nginx keeps each
+    ``200`` and gives the same bytes to the same question again, in each encoding the app sent,
+    without a worker; a question that differs in anything the app reads (a figure, the media
+    type) is the app's to answer, and a refusal is never kept."""
+    asker = "127.0.0.12"
+    ruling = json.dumps({**situation(7), "attacker": "A7", "target": "B"}).encode()
+
+    def ask(body: bytes, kind: str = "application/json", encoding: str = "br") -> tuple[int, dict[str, str], bytes]:
+        return request(stack.base, "POST", "/api/v1/battle", body, asker,
+                       {"Content-Type": kind, "Accept-Encoding": encoding})
+
+    first, again = ask(ruling), ask(ruling)
+    assert first[0] == again[0] == 200 and first[2] == again[2]
+    assert (first[1]["x-answer-cache"], again[1]["x-answer-cache"]) == ("MISS", "HIT")
+    plain, plain_again = ask(ruling, encoding=""), ask(ruling, encoding="")
+    assert "content-encoding" not in plain[1] and plain[2] == plain_again[2]
+    assert json.loads(plain[2]) == json.loads(brotli.decompress(first[2]))
+    assert plain_again[1]["x-answer-cache"] == "HIT" and ask(ruling)[1]["x-answer-cache"] == "HIT"
+    other = json.dumps({**situation(8), "attacker": "A8", "target": "B"}).encode()
+    assert ask(other)[1]["x-answer-cache"] == "MISS" and ask(other)[2] != first[2]
+    assert ask(ruling, kind="text/plain")[0] == 415
+    refused = json.dumps({"board": "standard", "units": [], "attacker": "nobody"}).encode()
+    assert ask(refused)[0] == ask(refused)[0] == 400
+    time.sleep(0.5)  # gunicorn writes its access log after the answer
+    # the app saw: the ruling in two encodings, the other ruling, the wrong type, the refusal twice
+    assert reached_app(stack, asker) == 6
 
 
 def test_saves_over_the_proxy_rate_are_refused_before_the_app(stack):

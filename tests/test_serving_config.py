@@ -90,6 +90,29 @@ def test_static_urls_are_immutable_only_under_their_content_hash(tmp_path):
     assert 'default "no-store";' in conf  # a 404 (any status but a success) is never cached
 
 
+def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_question(tmp_path, monkeypatch):
+    """nginx keeps only the engine's answers, each under a key naming everything the answer
+    depends on (the build, the work budget, the endpoint, the media type and the body itself),
+    never for a body it could not hold in memory, and a new start drops every answer kept."""
+    from adjudicator.engine.api import ENDPOINTS
+
+    monkeypatch.setenv("ENGINE_WORK_BUDGET", "1234")
+    settings = from_env({}, instance=tmp_path / "instance", port=5999)
+    conf = nginx.render(settings, {}, build="b1d")
+    assert 'proxy_cache_key "b1d/1234|$uri|$content_type|$content_length|$request_body";' in conf
+    assert "proxy_cache_valid 200 " in conf and "proxy_cache_valid any" not in conf
+    assert "proxy_cache_bypass $request_body_file;" in conf and "proxy_no_cache $request_body_file;" in conf
+    pattern = re.search(r"location ~ '(\^/api/v1/[^']*)'", conf)[1]
+    for name in ENDPOINTS:
+        assert re.match(pattern, f"/api/v1/{name}"), name
+    for other in ("/api/v1/situations", "/api/v1/search-data", "/api/v1/battle/x", "/api/v1/openapi.json"):
+        assert not re.match(pattern, other), other
+    kept = settings.run_dir / nginx.ANSWERS / "a" / "bc"
+    kept.mkdir(parents=True)
+    nginx.write(settings, {}, build="b1e")
+    assert not (settings.run_dir / nginx.ANSWERS).exists()
+
+
 def test_limits_off_leave_no_limit_in_the_proxy(tmp_path):
     conf = rendered(tmp_path, RATELIMIT_ENABLED="0")
     assert "limit_req zone=" not in conf and "limit_conn per_address" not in conf

@@ -12,6 +12,8 @@ nginx stands in front of gunicorn and does what a sync worker must never do itse
 - it counts each client address's requests and connections in shared memory and answers 429
   (with ``Retry-After``) over a limit, so a flood never reaches the app; addresses in
   ``RATE_LIMIT_EXEMPT`` (a load test, a monitoring probe) are not counted;
+- it keeps the engine's ``200`` answers (``ANSWERS``): a ruling is a pure function of the body
+  and the build, so a body asked again is answered from nginx's cache without reaching a worker;
 - its own answers (429, 413, 503 when the app cannot be reached) have the app's shape: JSON
   ``{"error": {...}}`` under ``/api/``, a short page elsewhere, with the app's security headers.
 
@@ -22,22 +24,29 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import os
+import shutil
 from pathlib import Path
+from typing import NamedTuple
 
 from adjudicator.serving import settings as limits
 from adjudicator.serving.settings import Rate, Settings
 
 MODULES = (Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"),)
 """Debian's ``libnginx-mod-http-brotli-static``: sends the ``.br`` twins (loaded when present)."""
+ANSWERS = "answers"
+"""The folder of ``run/`` where nginx keeps the engine's answers (``_answers``)."""
 TEXT_TYPES = ("text/css", "text/javascript", "text/plain")
 """Sent with ``charset=utf-8``, as the app sends them (nginx always adds it to text/html)."""
 
 
 def render(settings: Settings, manifest: dict[str, str], user: str | None = None,
-           pages: Path | None = None, page_cache: dict[str, str] | None = None) -> str:
+           pages: Path | None = None, page_cache: dict[str, str] | None = None, build: str = "") -> str:
     """The whole configuration. ``manifest`` is the static tree's ``{path: content hash}``;
     ``user`` the account nginx's workers run as when it is started by root; ``pages`` the folder
-    of the pages rendered ahead (``serving.pages``) and ``page_cache`` their ``Cache-Control``."""
+    of the pages rendered ahead (``serving.pages``) and ``page_cache`` their ``Cache-Control``;
+    ``build`` the digest of the content and the code (``pages.stamp``), part of every cached
+    answer's key."""
     from adjudicator.web.offline import WORKER_CSP, WORKER_PATH
     from adjudicator.web.security import SECURITY_HEADERS
 
@@ -55,6 +64,7 @@ def render(settings: Settings, manifest: dict[str, str], user: str | None = None
                   f"        limit_req zone=engine burst={settings.engine.burst} nodelay;") if limit else ""
     save_limits = f"limit_req zone=saves burst={settings.saves.burst} nodelay;" if limit else ""
     conn_limit = f"limit_conn per_address {settings.connections};" if limit else ""
+    answers = _answers(settings, build)
     br = "brotli_static on;" if brotli else ""
     real_ip = "".join(f"    set_real_ip_from {address};\n" for address in settings.real_ip_from)
     if real_ip:  # the client is the address the trusted proxies name (REAL_IP_FROM)
@@ -128,7 +138,7 @@ http {{
     limit_req_zone $read_key zone=pages:10m rate={settings.pages.nginx()};
     limit_req_zone $write_key zone=engine:10m rate={settings.engine.nginx()};
     limit_req_zone $write_key zone=saves:10m rate={settings.saves.nginx()};
-    limit_req_status 429;
+{_indent(answers.cache_path, 4)}    limit_req_status 429;
     limit_conn_status 429;
     limit_req_log_level info;
     limit_conn_log_level info;
@@ -182,6 +192,14 @@ http {{
             error_page 502 504 =503 @unavailable_api;
             include {run}/proxy.conf;
         }}
+
+        location ~ {answers.endpoints} {{
+            {api_limits}
+            error_page 429 @too_many_api;
+            error_page 413 @too_large;
+            error_page 502 504 =503 @unavailable_api;
+            include {run}/proxy.conf;
+{_indent(answers.location, 12)}        }}
 
         location /api/ {{
             {api_limits}
@@ -297,6 +315,48 @@ _UNAVAILABLE = ("The server could not answer (it is restarting or overloaded). W
                 "same situation saved again gets the same id, never a second copy.")
 
 
+class Answers(NamedTuple):
+    """nginx's cache of engine answers: its ``proxy_cache_path`` line, the location's pattern and
+    the directives inside the location."""
+
+    cache_path: str
+    endpoints: str
+    location: str
+
+
+def _answers(settings: Settings, build: str) -> Answers:
+    """The engine's ``200`` answers kept by nginx, the proxy-level twin of ``web.answer_cache``.
+
+    A ruling is a pure function of the request's body, its media type (another type is the app's
+    415), the build (the content and the code: ``build``) and the work budget (a smaller one may
+    refuse with 422): the key is made of exactly those, so an answer is only ever given again to
+    the same question under the same rules. Only ``200`` answers are kept (a refusal is cheap to
+    make again); the variant per ``Accept-Encoding`` follows the app's ``Vary``. A body nginx
+    had to write to a file (larger than ``BODY_IN_MEMORY``) is never looked up nor kept: its
+    text is not in memory to be part of the key. One identical question asked by many at once
+    goes to a worker once (``proxy_cache_lock``); the others get its answer. ``X-Answer-Cache``
+    says where an answer came from (``HIT``, ``MISS``, ``BYPASS``)."""
+    from adjudicator.config import load_config
+    from adjudicator.engine.api import ENDPOINTS
+
+    budget = load_config(os.environ).engine_work_budget
+    names = "|".join(sorted({*ENDPOINTS, "score", "order"}))
+    return Answers(
+        cache_path=(f"proxy_cache_path {settings.run_dir / ANSWERS} levels=1:2 keys_zone=answers:"
+                    f"{limits.ANSWER_KEYS_MB}m max_size={limits.ANSWER_CACHE_MB}m inactive={limits.ANSWER_IDLE} "
+                    "use_temp_path=off;\n"),
+        endpoints=_quote(f"^/api/v1/({names})$"),
+        location=("proxy_cache answers;\n"
+                  "proxy_cache_methods POST;\n"
+                  f'proxy_cache_key "{build}/{budget}|$uri|$content_type|$content_length|$request_body";\n'
+                  "proxy_cache_valid 200 " + limits.ANSWER_IDLE + ";\n"
+                  "proxy_cache_bypass $request_body_file;\n"
+                  "proxy_no_cache $request_body_file;\n"
+                  "proxy_cache_lock on;\n"
+                  "proxy_cache_lock_timeout 5s;\n"
+                  "add_header X-Answer-Cache $upstream_cache_status always;\n"))
+
+
 def proxy_conf(settings: Settings) -> str:
     return PROXY.format(read_timeout=limits.PROXY_READ_TIMEOUT)
 
@@ -352,12 +412,15 @@ def _indent(block: str, spaces: int) -> str:
 
 
 def write(settings: Settings, manifest: dict[str, str], user: str | None = None, pages: Path | None = None,
-          page_cache: dict[str, str] | None = None) -> Path:
-    """Write nginx.conf and proxy.conf into the instance's run folder; the path of nginx.conf."""
+          page_cache: dict[str, str] | None = None, build: str = "") -> Path:
+    """Write nginx.conf and proxy.conf into the instance's run folder; the path of nginx.conf. The
+    answers kept by an earlier start are dropped (their key names their build, so they could
+    never be given again under another; dropping them frees their disk at once)."""
     run = settings.run_dir
+    shutil.rmtree(run / ANSWERS, ignore_errors=True)
     for folder in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"):
         (run / folder).mkdir(parents=True, exist_ok=True)
     (run / "proxy.conf").write_text(proxy_conf(settings))
     conf = run / "nginx.conf"
-    conf.write_text(render(settings, manifest, user, pages, page_cache))
+    conf.write_text(render(settings, manifest, user, pages, page_cache, build))
     return conf

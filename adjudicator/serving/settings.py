@@ -68,6 +68,13 @@ UPLOAD_ENVELOPE = 64 * 1024
 plus a form's envelope, and answers 413 beyond; the app applies each endpoint's own limit."""
 BODY_IN_MEMORY = 256 * 1024
 """A body up to this size is buffered in memory, a larger one in a file of the instance folder."""
+ANSWER_CACHE_MB = 128
+"""The engine answers nginx keeps on disk (``<instance>/run/answers``), least recently used
+dropped first: ~25,000 ``/battle`` answers. Emptied at every start."""
+ANSWER_KEYS_MB = 8
+"""nginx's shared memory for the keys of those answers (~8,000 keys a megabyte)."""
+ANSWER_IDLE = "30m"
+"""An answer not asked for this long is dropped."""
 
 
 def _rate(environ: Mapping[str, str], name: str, default: Rate) -> Rate:
