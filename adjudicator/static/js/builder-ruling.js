@@ -174,6 +174,7 @@ export class Ruling {
     roll.hidden = rolling || !this.rollTab.mayRoll(store.attacker(), store.target());
     const swap = this.renderSwap();
     $('#b-actions').hidden = roll.hidden && !swap;
+    $('.b-actions-room')?.remove(); // the page's room for them, while the first ruling came
     roll.classList.toggle('secondary', !(b?.ok && b.data.legal));
   }
 

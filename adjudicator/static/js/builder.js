@@ -67,6 +67,7 @@ async function loadData() {
     if (response.ok) return {...await response.json(), saved: savedEl ? JSON.parse(savedEl.textContent) : null};
   } catch { /* reported below */ }
   message('The builder could not load its data. Check the connection and reload the page.', 'error');
+  $('.b-summary-text').textContent = 'No board: its data did not load.';
   return null;
 }
 
@@ -216,7 +217,7 @@ async function start(data) {
   // between the board and the lists below: drawn before the layout shows, so its arrival never
   // pushes them down (it did by 100 px on a phone: CLS 0.04).
   parts.orders.renderPanel();
-  $('#b-layout').hidden = false;
+  $('#builder').classList.add('started'); // the lists below the board (and a wide screen's board)
   view.fitDock(); // the layout's place on the page, before the board is sized to it
   board.setBoard(store.board());
   await pause();
@@ -227,11 +228,10 @@ async function start(data) {
     board.reveal(points.length || readonly ? points : store.state.units);
   }
   await pause();
-  // The dock once it holds the first ruling line (it appears at its height rather than growing);
-  // the panels, the whole ruling among them, in the next task (on a phone the ruling's body is
-  // folded under the line, and beside the board it is the column's last part: nothing moves).
+  // The first ruling line (the page's own said what was happening, with the room of the actions
+  // under it); the panels, the whole ruling among them, in the next task (on a phone the ruling's
+  // body is folded under the line, and beside the board it is the column's last part: nothing moves).
   parts.ruling.renderSummary();
-  $('#b-dock').hidden = false;
   view.fitDock();
   await pause();
   view.renderPanels();
