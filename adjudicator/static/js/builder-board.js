@@ -139,7 +139,9 @@ export class BoardView {
   }
 
   // -- rendering -------------------------------------------------------------------------------
-  render(state, ui) {
+  /** Draw the hexes whose content changed, at most `limit` of them (the start draws the board a
+   * slice a task): true once every hex is drawn. */
+  render(state, ui, limit = Infinity) {
     const c = this.content;
     // The printed face (core rule `board_faces`) is only a look: builder.css colours the countryside and
     // the baselines from [data-face]. A situation without a face is drawn in the default one.
@@ -159,6 +161,7 @@ export class BoardView {
     this.selected = ui.selected;
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
+    let drawn = 0;
     for (const [k, entry] of this.cells) {
       const cell = state.hexes.get(k) || {};
       const unit = unitsAt.get(k) || null;
@@ -168,10 +171,12 @@ export class BoardView {
       const role = unit ? (unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : '') : '';
       const sig = JSON.stringify([cell, unit, selected, role]);
       if (entry.sig === sig) continue;
+      if (drawn++ >= limit) return false;
       this.unmeasured = false;
       this.renderHex(entry.g, entry.top, entry.hex, cell, unit, state, ui);
       entry.sig = this.unmeasured ? null : sig;
     }
+    return true;
   }
 
   renderHex(g, top, hex, cell, unit, state, ui) {
