@@ -446,7 +446,8 @@ def test_the_layout_and_a_ruling_line_saying_what_happens_paint_before_the_scrip
     assert page.locator("#b-swap").is_visible() and page.locator(".b-actions-room").count() == 0
     for sel in watched:  # (the swap's words wrap as the screen's width has them: a pixel either way)
         after = page.locator(sel).bounding_box()
-        assert abs(after["y"] - before[sel]["y"]) <= 1 and after["height"] == before[sel]["height"], (sel, before[sel], after)
+        moved = abs(after["y"] - before[sel]["y"])
+        assert moved <= 1 and after["height"] == before[sel]["height"], (sel, before[sel], after)
     assert page.evaluate("window.__shifts") == []
     largest = page.evaluate("window.__lcp")[-1]
     if screen != "desktop":  # (a desktop's largest paint is the page's lede)
