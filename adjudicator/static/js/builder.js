@@ -54,7 +54,7 @@ import {Settings} from './builder-settings.js';
 import {Share} from './builder-share.js';
 import {Sheet} from './builder-sheet.js';
 import {Store} from './builder-store.js';
-import {View, message, withFocusKept} from './builder-view.js';
+import {View, message, nextTask, withFocusKept} from './builder-view.js';
 import {setupOffer, watchConnection} from './offline-engine.js';
 
 /** The page data: one content-hashed JSON asset (cached for a year), plus the saved situation
@@ -187,15 +187,8 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
 
 /** Let the browser breathe between the steps of the start: each step is a short task of its own
  * rather than one long one (on a phone at a quarter of this machine's speed, a task over ~12 ms
- * here blocks a tap). A message to ourselves: a new task, queued behind what is already waiting
- * (a ruling's answer is drawn as it comes, between two steps), without the timers' 4 ms clamp.
- * Not `scheduler.yield()`: its continuations run before the answers' tasks, so the whole start
- * ran before the verdict was drawn. */
-const pause = () => new Promise((resolve) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => resolve();
-  channel.port2.postMessage(null);
-});
+ * here blocks a tap). */
+const pause = nextTask;
 
 /** Hexes drawn per task on the start: each slice a few ms of a phone's time. */
 const SLICE = 24;
