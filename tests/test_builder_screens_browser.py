@@ -434,6 +434,7 @@ def test_the_layout_and_a_ruling_line_saying_what_happens_paint_before_the_scrip
     held, released = painted_without_script(page, live_server + share_link(DISPUTE_LINK))
     line = page.locator("#b-summary")
     assert line.is_visible() and "Reading the situation in the link" in line.inner_text()
+    assert not page.locator("#copy-ruling").is_visible()  # nothing to copy yet (its room kept)
     assert page.locator("#board .hex").count() == 0  # nothing of the script has run
     watched = ["#b-summary"] if screen == "desktop" else ["#b-summary", "#board-wrap", ".b-toolbar"]
     before = {sel: page.locator(sel).bounding_box() for sel in watched}
