@@ -474,6 +474,21 @@ def test_an_empty_builder_paints_its_line_before_the_script_and_keeps_no_room_fo
     assert page.evaluate("window.__shifts") == []
 
 
+def test_a_link_without_a_battle_keeps_its_line_in_place_until_the_player_acts(phone_page, live_server):
+    """A link whose units have no attacker and target: the room the page kept under the line for
+    a battle's actions stays until the player's next tap (the line never moves by itself), then
+    goes."""
+    page = phone_page
+    page.add_init_script(PAINTS_AND_SHIFTS)
+    page.goto(live_server + share_link(PICK_LINK))
+    page.wait_for_selector("#builder.ready")
+    assert page.locator("#b-summary").inner_text().startswith("Tap a unit, then Attacker")
+    assert page.locator(".b-actions-room").is_visible() and not page.locator("#b-actions").is_visible()
+    assert page.evaluate("window.__shifts") == []
+    hexagon(page, *ARMOR).tap()
+    assert page.locator(".b-actions-room").count() == 0
+
+
 def test_an_example_pairs_roles_by_the_nearest_enemy_and_no_message_moves_the_board(phone_page, live_server, app):
     """After an import (or an example: a link) with both sides on the board the line never asks
     for "a unit of the other side"; Attacker pairs the unit with the nearest enemy it can battle
