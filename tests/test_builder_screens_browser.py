@@ -395,6 +395,102 @@ def test_the_standard_dispute_by_keyboard_alone_and_the_text_copied(desktop_page
     assert not re.search(r"\bu\d+\b", text)
 
 
+# Every layout shift and largest-paint entry of the page, as Lighthouse reads them.
+PAINTS_AND_SHIFTS = """window.__shifts = []; window.__lcp = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shifts.push(e.value); })
+    .observe({type: 'layout-shift', buffered: true});
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__lcp.push({at: e.startTime, cls: e.element?.className || ''});
+  }).observe({type: 'largest-contentful-paint', buffered: true});"""
+# The builder's script (its entry module), held back to see what the page paints by itself.
+ENTRY_MODULE = re.compile(r"/static/js/builder\.js\?")
+
+
+def painted_without_script(page: Any, url: str, largest: str = "") -> tuple[list[Any], float]:
+    """Open `url` with the builder's entry module held back; returns the held request and the
+    page's clock once the page has painted without it (and, given `largest`, once an element of
+    that class was a largest paint: the page may paint its header alone first)."""
+    page.add_init_script(PAINTS_AND_SHIFTS)
+    held: list[Any] = []
+    page.route(ENTRY_MODULE, lambda route: held.append(route))
+    page.goto(url, wait_until="commit")
+    page.locator("#b-summary").wait_for()
+    page.wait_for_function("(cls) => window.__lcp.some((e) => !cls || e.cls === cls)", arg=largest)
+    while not held:
+        page.wait_for_timeout(50)
+    return held, page.evaluate("performance.now()")
+
+
+@pytest.mark.parametrize("screen", ["phone", "landscape", "desktop"])
+def test_the_layout_and_a_ruling_line_saying_what_happens_paint_before_the_script_and_nothing_moves(
+        screen, request, live_server):
+    """Skeleton first: the page paints the board's frame and the dock with the ruling line saying
+    that the linked situation is being read, before any of the builder's script runs, at the size
+    and place the ruling takes (the room of the swap and Enter roll under it is kept); that line is
+    the page's largest paint (Lighthouse's LCP), and the first ruling replaces its words in place:
+    no layout shift from the first paint to the verdict."""
+    width, height = SCREENS[screen]
+    page = request.getfixturevalue("desktop_page" if screen == "desktop" else "phone_page")
+    page.set_viewport_size({"width": width, "height": height})
+    held, released = painted_without_script(page, live_server + share_link(DISPUTE_LINK),
+                                            "" if screen == "desktop" else "b-summary-text")
+    line = page.locator("#b-summary")
+    assert line.is_visible() and "Reading the situation in the link" in line.inner_text()
+    assert not page.locator("#copy-ruling").is_visible()  # nothing to copy yet (its room kept)
+    assert page.locator("#board .hex").count() == 0  # nothing of the script has run
+    watched = ["#b-summary"] if screen == "desktop" else ["#b-summary", "#board-wrap", ".b-toolbar"]
+    before = {sel: page.locator(sel).bounding_box() for sel in watched}
+    for route in held:
+        route.continue_()
+    page.unroute(ENTRY_MODULE)
+    page.wait_for_selector("#builder.ready")
+    settled(page)
+    assert line.inner_text().startswith("Infantry F3 → Armor F5 ✔ 2 dice")
+    assert page.locator("#b-swap").is_visible() and page.locator(".b-actions-room").count() == 0
+    for sel in watched:  # (the swap's words wrap as the screen's width has them: a pixel either way)
+        after = page.locator(sel).bounding_box()
+        moved = abs(after["y"] - before[sel]["y"])
+        assert moved <= 1 and after["height"] == before[sel]["height"], (sel, before[sel], after)
+    assert page.evaluate("window.__shifts") == []
+    largest = page.evaluate("window.__lcp")[-1]
+    if screen != "desktop":  # (a desktop's largest paint is the page's lede)
+        assert largest["cls"] == "b-summary-text" and largest["at"] < released, largest
+
+
+def test_an_empty_builder_paints_its_line_before_the_script_and_keeps_no_room_for_a_battle(phone_page, live_server):
+    """Without a situation the first paint says the board is being set up, with no room for a
+    battle's actions; the script then asks for a unit, on the same line, nothing moved."""
+    page = phone_page
+    held, _ = painted_without_script(page, live_server + "/builder")
+    line = page.locator("#b-summary")
+    assert line.inner_text().startswith("Setting up the board")
+    assert not page.locator(".b-actions-room").is_visible()
+    before = line.bounding_box()
+    for route in held:
+        route.continue_()
+    page.unroute(ENTRY_MODULE)
+    page.wait_for_selector("#builder.ready")
+    assert line.inner_text().startswith("Tap a hex to place a unit")
+    after = line.bounding_box()
+    assert all(abs(after[k] - before[k]) <= 1 for k in ("x", "y", "height")), (before, after)
+    assert page.evaluate("window.__shifts") == []
+
+
+def test_a_link_without_a_battle_keeps_its_line_in_place_until_the_player_acts(phone_page, live_server):
+    """A link whose units have no attacker and target: the room the page kept under the line for
+    a battle's actions stays until the player's next tap (the line never moves by itself), then
+    goes."""
+    page = phone_page
+    page.add_init_script(PAINTS_AND_SHIFTS)
+    page.goto(live_server + share_link(PICK_LINK))
+    page.wait_for_selector("#builder.ready")
+    assert page.locator("#b-summary").inner_text().startswith("Tap a unit, then Attacker")
+    assert page.locator(".b-actions-room").is_visible() and not page.locator("#b-actions").is_visible()
+    assert page.evaluate("window.__shifts") == []
+    hexagon(page, *ARMOR).tap()
+    assert page.locator(".b-actions-room").count() == 0
+
+
 def test_an_example_pairs_roles_by_the_nearest_enemy_and_no_message_moves_the_board(phone_page, live_server, app):
     """After an import (or an example: a link) with both sides on the board the line never asks
     for "a unit of the other side"; Attacker pairs the unit with the nearest enemy it can battle

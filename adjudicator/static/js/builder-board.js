@@ -139,7 +139,9 @@ export class BoardView {
   }
 
   // -- rendering -------------------------------------------------------------------------------
-  render(state, ui) {
+  /** Draw the hexes whose content changed, at most `limit` of them (the start draws the board a
+   * slice a task): true once every hex is drawn. */
+  render(state, ui, limit = Infinity) {
     const c = this.content;
     // The printed face (core rule `board_faces`) is only a look: builder.css colours the countryside and
     // the baselines from [data-face]. A situation without a face is drawn in the default one.
@@ -156,9 +158,11 @@ export class BoardView {
       texts.forEach((t, i) => { t.textContent = `${c.sideName(side)} ${names[where][i]}`; });
     }
     this.svg.classList.toggle('show-labels', Boolean(ui.labels));
+    this.labelsShown = Boolean(ui.labels);
     this.selected = ui.selected;
     this.svg.classList.toggle('moving', Boolean(ui.moving));
     const unitsAt = new Map(state.units.map((u) => [key(u.row, u.col), u]));
+    let drawn = 0;
     for (const [k, entry] of this.cells) {
       const cell = state.hexes.get(k) || {};
       const unit = unitsAt.get(k) || null;
@@ -168,10 +172,21 @@ export class BoardView {
       const role = unit ? (unit.id === state.attacker ? 'A' : unit.id === state.target ? 'T' : '') : '';
       const sig = JSON.stringify([cell, unit, selected, role]);
       if (entry.sig === sig) continue;
+      if (drawn++ >= limit) return false;
       this.unmeasured = false;
       this.renderHex(entry.g, entry.top, entry.hex, cell, unit, state, ui);
       entry.sig = this.unmeasured ? null : sig;
     }
+    if (ui.labels) for (const entry of this.cells.values()) this.label(entry);
+    return true;
+  }
+
+  /** A hex's coordinates ("F3") at its top, made only where they show (a ruling names the hex, or
+   * "A1" shows them all; builder.css): a text less per hex on the board, a fifth of its elements. */
+  label({top, hex}) {
+    if (top.firstChild?.classList?.contains('hex-label')) return;
+    top.prepend(s('text', {class: 'hex-label', y: -20, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
+      hex.label));
   }
 
   renderHex(g, top, hex, cell, unit, state, ui) {
@@ -194,11 +209,10 @@ export class BoardView {
       {class: `hex-obstacle o-${obstacle?.style || 'unknown'}`, points: pts(0.8)}));
     if (selected) parts.push(s('polygon', {class: 'hex-selected', points: pts(0.9)}));
     g.replaceChildren(...parts);
-    // Coordinates sit at the top (shown where a ruling names the hex, or all with "A1"); a unit
+    // Coordinates sit at the top (label(): where a ruling names the hex, or all with "A1"); a unit
     // takes the middle; an empty hex names its terrain and obstacle there instead, so no two
     // words ever share a spot. Under a unit, the terrain shows by its colour (see the legend).
-    const words = [s('text', {class: 'hex-label', y: -20, 'text-anchor': 'middle', 'dominant-baseline': 'central'},
-      hex.label)];
+    const words = [];
     if (!unit) {
       const both = cell.terrain && cell.obstacle;
       if (cell.terrain) words.push(this.name('hex-terrain', terrain?.short || cell.terrain, both ? -3 : 1));
@@ -209,6 +223,7 @@ export class BoardView {
     }
     if (unit) words.push(this.token(unit, state));
     top.replaceChildren(...words);
+    if (this.labelsShown || top.classList.contains('cited')) this.label({top, hex});
     g.setAttribute('aria-label', this.describe(hex, cell, unit, state));
   }
 
@@ -405,7 +420,10 @@ export class BoardView {
     if (retreat) for (const opt of retreat.options || []) { cite(opt.end); for (const p of opt.path || []) cite(p); }
     for (const t of resupply || []) cite(t.hex);
     for (const k of citedKeys) cited.add(k);
-    for (const [k, {top}] of this.cells) top.classList.toggle('cited', cited.has(k));
+    for (const [k, entry] of this.cells) {
+      entry.top.classList.toggle('cited', cited.has(k));
+      if (cited.has(k)) this.label(entry);
+    }
   }
 
   // -- zoom and scrolling ----------------------------------------------------------------------

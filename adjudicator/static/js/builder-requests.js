@@ -10,6 +10,7 @@
 
 import {postJSON} from './builder-api.js';
 import {playFields, rulingDoc, situationDoc} from './builder-state.js';
+import {nextTask} from './builder-view.js';
 
 export class Requests {
   /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {ruling, …}. */
@@ -92,6 +93,10 @@ export class Requests {
       store.commit();
       return;
     }
-    this.redraw.ruling();
+    // The verdict on the line first, the whole ruling (its tabs, the line of sight on the board) in
+    // a task of its own: two short tasks on a slow phone, not one long one.
+    this.redraw.verdict();
+    await nextTask();
+    if (!signal.aborted) this.redraw.ruling();
   }
 }

@@ -174,7 +174,24 @@ export class Ruling {
     roll.hidden = rolling || !this.rollTab.mayRoll(store.attacker(), store.target());
     const swap = this.renderSwap();
     $('#b-actions').hidden = roll.hidden && !swap;
+    this.releaseRoom();
     roll.classList.toggle('secondary', !(b?.ok && b.data.legal));
+  }
+
+  /** The page's room for the actions while its first ruling came (templates/builder.html): given
+   * up when they show (they take its place), else at the player's next touch or key, so the line
+   * does not move by itself (a change right after an input is no layout shift). */
+  releaseRoom() {
+    const room = $('.b-actions-room');
+    if (!room) return;
+    if (!$('#b-actions').hidden) {
+      room.remove();
+    } else if (!('held' in room.dataset)) {
+      room.dataset.held = '';
+      const release = () => room.remove();
+      window.addEventListener('pointerdown', release, {once: true, capture: true});
+      window.addEventListener('keydown', release, {once: true, capture: true});
+    }
   }
 
   /** The swap button; false when there is no other direction to show. */

@@ -54,7 +54,7 @@ import {Settings} from './builder-settings.js';
 import {Share} from './builder-share.js';
 import {Sheet} from './builder-sheet.js';
 import {Store} from './builder-store.js';
-import {View, message, withFocusKept} from './builder-view.js';
+import {View, message, nextTask, withFocusKept} from './builder-view.js';
 import {setupOffer, watchConnection} from './offline-engine.js';
 
 /** The page data: one content-hashed JSON asset (cached for a year), plus the saved situation
@@ -67,6 +67,7 @@ async function loadData() {
     if (response.ok) return {...await response.json(), saved: savedEl ? JSON.parse(savedEl.textContent) : null};
   } catch { /* reported below */ }
   message('The builder could not load its data. Check the connection and reload the page.', 'error');
+  $('.b-summary-text').textContent = 'No board: its data did not load.';
   return null;
 }
 
@@ -184,9 +185,13 @@ function bind({store, board, sheet, share, settings, view, requests, wide}) {
   }, 150));
 }
 
-/** Let the browser breathe between the steps of the start (draw, answer a tap): each step is a
- * short task of its own rather than one long one. */
-const pause = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+/** Let the browser breathe between the steps of the start: each step is a short task of its own
+ * rather than one long one (on a phone at a quarter of this machine's speed, a task over ~12 ms
+ * here blocks a tap). */
+const pause = nextTask;
+
+/** Hexes drawn per task on the start: each slice a few ms of a phone's time. */
+const SLICE = 24;
 
 /** Wait until the browser is idle (the first ruling drawn, on a slow phone), at most 700 ms. */
 const idle = () => new Promise((resolve) => {
@@ -194,50 +199,44 @@ const idle = () => new Promise((resolve) => {
   else setTimeout(resolve, 0);
 });
 
-/** The start, in short tasks, the one the player waits for first: the situation (the link's, or
- * the saved one) is read and its rulings asked before anything is drawn, so they are on their way
- * while the page draws; then the layout with the board; then the panels and the dock with the
- * ruling line; last the controls below the board, which nobody uses in the first second. */
-async function start(data) {
-  const parts = assemble(data);
-  const {store, board, share, settings, readonly, wide, view} = parts;
-  if (!wide.matches) {
-    // On a phone the board and the ruling come first; the longer lists start folded.
-    $('#examples-box').open = false;
-    $('#cards-box').open = false;
-  }
+/** The situation (the link's, or the saved one) read and its rulings asked before anything is
+ * drawn, so they are on their way while the page draws. */
+async function readSituation({store, share, readonly}, data) {
   const situation = readonly ? data.saved.situation : await share.readLocation();
   if (situation) store.load(situation);
   store.commit({push: false, draw: false}); // the rulings leave now; drawn below
+  return situation;
+}
+
+/** The board, sized, then its hexes a slice a task, then scrolled to the battle. The page itself
+ * already shows the frame at this size and the ruling line (templates/builder.html), so nothing is
+ * seen to move. */
+async function drawBoard({store, board, view, readonly}, situation) {
   board.premeasure();
   await pause();
-  // The layout shows with the board at its size (one task: nothing is seen to move), its hexes
-  // drawn in the next task (each a short one on a slow phone). The Play a card chooser sits
-  // between the board and the lists below: drawn before the layout shows, so its arrival never
-  // pushes them down (it did by 100 px on a phone: CLS 0.04).
-  parts.orders.renderPanel();
-  $('#b-layout').hidden = false;
+  $('#builder').classList.add('started');
   view.fitDock(); // the layout's place on the page, before the board is sized to it
   board.setBoard(store.board());
   await pause();
-  view.renderBoard();
+  while (!board.render(store.state, store.ui, SLICE)) await pause();
+  view.renderBoard(); // the rest of the pass: the legend's face, the hint (every hex is drawn)
+  await pause();
   board.centreView();
   if (situation) {
     const points = [store.attacker(), store.target()].filter(Boolean);
     board.reveal(points.length || readonly ? points : store.state.units);
   }
-  await pause();
-  // The dock once it holds the first ruling line (it appears at its height rather than growing);
-  // the panels, the whole ruling among them, in the next task (on a phone the ruling's body is
-  // folded under the line, and beside the board it is the column's last part: nothing moves).
-  parts.ruling.renderSummary();
-  $('#b-dock').hidden = false;
-  view.fitDock();
-  await pause();
-  view.renderPanels();
+}
+
+/** The controls below the board, which nobody uses in the first second, bound when the browser
+ * is idle, each part a task. */
+async function finish(parts, offered) {
+  const {store, share, settings, readonly} = parts;
   await idle();
   bind(parts);
+  await pause();
   settings.sync();
+  await pause();
   share.buildExamples();
   if (readonly) {
     const inputs = '#cards-box select, #cards-box input, #title, #board-kind, #board-face, #bottom-side, #m44-file';
@@ -250,15 +249,43 @@ async function start(data) {
   }
   const {state} = store;
   if (state.card || state.combat_card || state.rules.length) $('#cards-box').open = true;
+  // The lists show with the offer of offline rulings at their top already drawn (it never pushes
+  // them down), or without it when its answer is slow.
+  await Promise.race([offered, new Promise((resolve) => { setTimeout(resolve, 1500); })]);
+  $('#builder').classList.add('listed');
   $('#builder').classList.add('ready');
 }
 
-// The offer of offline rulings is asked for at once, with the page data; the page shows both
-// together (the offer drawn first, so it never pushes the page down), or the offer alone without
-// the data.
+/** The start, in short tasks, the one the player waits for first: the situation read and its
+ * rulings asked; the board; the ruling line (the page's own said what was happening) and the
+ * panels, each in a task of its own (on a phone the ruling's body is folded under the line, and
+ * beside the board it is the column's last part: nothing moves; the Play a card chooser, between
+ * the board and the lists, is drawn before them); last the lists below the board. */
+async function start(data, offered) {
+  const parts = assemble(data);
+  const {view, wide} = parts;
+  if (!wide.matches) {
+    // On a phone the board and the ruling come first; the longer lists start folded.
+    $('#examples-box').open = false;
+    $('#cards-box').open = false;
+  }
+  await pause();
+  const situation = await readSituation(parts, data);
+  await pause();
+  await drawBoard(parts, situation);
+  await pause();
+  parts.ruling.renderSummary();
+  view.fitDock();
+  for (const panel of view.panels) {
+    await pause();
+    withFocusKept(() => panel.render());
+  }
+  view.fitDock();
+  await finish(parts, offered);
+}
+
+// The offer of offline rulings is asked for at once, with the page data; the lists below the
+// board show once it is drawn (the start does not wait for it: the rulings leave first).
 const offered = setupOffer();
 const data = await loadData();
-if (data) {
-  await Promise.race([offered, new Promise((resolve) => { setTimeout(resolve, 1500); })]);
-  start(data);
-}
+if (data) start(data, offered);

@@ -11,4 +11,7 @@
   } catch {
     // storage blocked (private mode): the phone's setting decides
   }
+  // The builder opened on a link that holds a situation: its first paint already says the
+  // situation is being read, with the room its ruling will take (builder.css, data-linked).
+  if (location.pathname === '/builder' && location.hash.length > 1) document.documentElement.dataset.linked = '';
 })();
