@@ -100,3 +100,31 @@ def test_their_finest_hour_asks_for_each_ordering_face_by_its_name(phone_page: A
     labels = [t.strip() for t in page.locator(".play-face").all_inner_texts()]
     assert labels == [names[o.face] for o in card.roll_orders] == ["Infantry", "Armor", "Star"]
     assert page.locator('[data-fk="play-die-star"]').get_attribute("aria-label") == "Star symbols rolled"
+
+
+def test_another_share_link_opened_in_the_same_tab_ends_the_ordering_and_its_message(phone_page: Any,
+                                                                                      live_server: str) -> None:
+    """A link opened in the tab that holds another situation replaces it whole, as in a new tab:
+    the ordering under way (taps that order units) and what the page said about it end with it."""
+    page = phone_page
+    page.goto(live_server + link([STRADDLER, *CENTRE, RIGHT, ENEMY], "S", "X"))
+    page.wait_for_selector("#builder.ready")
+    page.select_option("#play-side", "allies")
+    page.select_option("#play-card", "probe@center")
+    page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('0 of 2')")
+    page.wait_for_timeout(400)  # the address bar follows the last change
+    played = page.evaluate("location.hash")
+    page.click("#play-order")
+    hexagon(page, 7, 7).click()
+    page.wait_for_function("() => document.querySelector('#play-count').textContent.includes('1 of 2')")
+    page.click("#play-order")
+    page.click("#play-order")  # ordering again: the page says how
+    assert page.locator("#play-order").get_attribute("aria-pressed") == "true"
+    assert page.locator("#b-message").is_visible()
+    page.evaluate("(hash) => { location.hash = hash; }", played)  # the card played, no unit ordered yet
+    page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('0 of 2')")
+    assert page.locator("#play-order").get_attribute("aria-pressed") == "false"
+    assert page.locator("#b-message").is_hidden()
+    hexagon(page, 8, 10).click()  # a tap now opens the hex's sheet, it orders nothing
+    page.wait_for_selector("#sheet-body [data-fk]")
+    assert "0 of 2" in count_text(page)
