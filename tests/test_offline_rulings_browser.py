@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from adjudicator.content.loader import YAML_LOADER
 from adjudicator.engine.geometry import BOARDS, Hex
-from tests.conftest import page_left_online, save_screenshot, shared_phone
+from tests.conftest import save_screenshot, shared_phone
 from tests.test_battle import FEATURES, TYPES, unit
 from tests.test_los import hex_strategy
 from tests.test_retreat_properties import boards
@@ -173,16 +173,12 @@ def opted_in(visitor: Any) -> Any:
     return visitor
 
 
-def page_of(context: Any, live_server: str) -> Any:
-    return page_left_online(context, lambda c: controlled_builder(c, live_server))
-
-
 @contextmanager
 def warm_page(context: Any) -> Iterator[Any]:
     """The builder page that opted in (``opted_in``'s first page), whose engine the opt-in
     started: the tests that ask the engine on an open page share it rather than each start
-    Python in a page of their own (~4 s of Chromium's CPU every time). The network is back on
-    after each."""
+    Python in a page of their own (~4 s of Chromium's CPU every time); the test that reloads it
+    offline starts it again, for the tests after it. The network is back on after each."""
     try:
         yield context.pages[0]
     finally:
@@ -259,7 +255,7 @@ def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_rando
 
 
 def test_offline_the_builder_rules_on_the_device_and_says_so(opted_in, live_server):
-    with page_of(opted_in, live_server) as page:
+    with warm_page(opted_in) as page:  # its engine has answered already: this start is the page's own
         opted_in.set_offline(True)
         page.reload()  # the builder page itself now comes from the cache
         page.wait_for_selector("#builder.ready")
