@@ -22,9 +22,10 @@ RIGHT = ("R", "allies", "infantry", 7, 19, 4)
 ENEMY = ("X", "axis", "infantry", 5, 9, 4)
 
 
-def link(units: list[tuple[str, str, str, int, int, int]], attacker: str, target: str) -> str:
-    """A builder share link (builder-state.js, format 1) holding these units and the battle."""
-    compact = {"v": 1, "u": [list(u) for u in units], "a": attacker, "t": target}
+def link(units: list[tuple[str, str, str, int, int, int]], attacker: str, target: str, **more: Any) -> str:
+    """A builder share link (builder-state.js, format 1) holding these units and the battle (and
+    ``more`` of its fields: "c" the card, "p" how it is played)."""
+    compact = {"v": 1, "u": [list(u) for u in units], "a": attacker, "t": target, **more}
     return "/builder#s=" + base64.urlsafe_b64encode(json.dumps(compact).encode()).decode().rstrip("=")
 
 
@@ -32,12 +33,18 @@ def count_text(page: Any) -> str:
     return page.locator("#play-count").inner_text()
 
 
-def test_probe_in_the_centre_orders_by_taps_and_refuses_with_the_rule(phone_page: Any, live_server: str) -> None:
-    page = phone_page
+def probe_played(page: Any, live_server: str) -> Any:
+    """The builder with units in the centre, on the line and on the right, and the Allies playing
+    Probe in the centre."""
     page.goto(live_server + link([STRADDLER, *CENTRE, RIGHT, ENEMY], "S", "X"))
     page.wait_for_selector("#builder.ready")
     page.select_option("#play-side", "allies")
     page.select_option("#play-card", "probe@center")
+    return page
+
+
+def test_probe_in_the_centre_orders_by_taps_and_refuses_with_the_rule(phone_page: Any, live_server: str) -> None:
+    page = probe_played(phone_page, live_server)
     page.wait_for_selector("#play-count")
     # The straddling unit and the two in the centre may be ordered; the one on the right may not.
     page.wait_for_function("() => document.querySelectorAll('#board .order-can').length === 3")
@@ -100,3 +107,26 @@ def test_their_finest_hour_asks_for_each_ordering_face_by_its_name(phone_page: A
     labels = [t.strip() for t in page.locator(".play-face").all_inner_texts()]
     assert labels == [names[o.face] for o in card.roll_orders] == ["Infantry", "Armor", "Star"]
     assert page.locator('[data-fk="play-die-star"]').get_attribute("aria-label") == "Star symbols rolled"
+
+
+def test_another_share_link_opened_in_the_same_tab_ends_the_ordering_and_its_message(phone_page: Any,
+                                                                                      live_server: str) -> None:
+    """A link opened in the tab that holds another situation replaces it whole, as in a new tab:
+    the ordering under way (taps that order units) and what the page said about it end with it."""
+    page = probe_played(phone_page, live_server)
+    page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('0 of 2')")
+    page.click("#play-order")
+    hexagon(page, 7, 7).click()
+    page.wait_for_function("() => document.querySelector('#play-count').textContent.includes('1 of 2')")
+    page.click("#play-order")
+    page.click("#play-order")  # ordering again: the page says how
+    assert page.locator("#play-order").get_attribute("aria-pressed") == "true"
+    assert page.locator("#b-message").is_visible()
+    played = link([STRADDLER, *CENTRE, RIGHT, ENEMY], "S", "X", c="probe", p={"d": "allies", "x": "center"})
+    page.evaluate("(link) => { location.hash = link.split('#')[1]; }", played)  # the card played, none ordered
+    page.wait_for_function("() => document.querySelector('#play-count')?.textContent.includes('0 of 2')")
+    assert page.locator("#play-order").get_attribute("aria-pressed") == "false"
+    assert page.locator("#b-message").is_hidden()
+    hexagon(page, 8, 10).click()  # a tap now opens the hex's sheet, it orders nothing
+    page.wait_for_selector("#sheet-body [data-fk]")
+    assert "0 of 2" in count_text(page)

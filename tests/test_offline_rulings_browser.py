@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from adjudicator.content.loader import YAML_LOADER
 from adjudicator.engine.geometry import BOARDS, Hex
-from tests.conftest import page_left_online, save_screenshot, shared_phone
+from tests.conftest import save_screenshot, shared_phone
 from tests.test_battle import FEATURES, TYPES, unit
 from tests.test_los import hex_strategy
 from tests.test_retreat_properties import boards
@@ -154,79 +154,35 @@ def opt_in(page: Any) -> None:
     page.wait_for_selector("#offline-offer:has-text('saved')", timeout=120_000)
 
 
-def opted_in_builder(context: Any, live_server: str) -> Any:
-    page = controlled_builder(context, live_server)
-    opt_in(page)
-    return page
-
-
 @pytest.fixture(scope="module")
-def opted_in(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone that has opted in to offline rulings, shared by the tests that rule on the device
-    (each opt-in downloads 5.6 MB and starts the engine); declining and turning off share a phone
-    that has not."""
-    with shared_phone(browser, lambda context: opted_in_builder(context, live_server)) as context:
+def visitor(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone whose builder (its first page) the service worker controls, and that has not opted
+    in: the tests that need it so come first in this file (the declining test opts in and turns
+    off again, which leaves it as it was). ``opted_in`` then opts this same phone in."""
+    with shared_phone(browser, lambda context: controlled_builder(context, live_server)) as context:
         yield context
 
 
-def page_of(context: Any, live_server: str) -> Any:
-    return page_left_online(context, lambda c: controlled_builder(c, live_server))
+@pytest.fixture(scope="module")
+def opted_in(visitor: Any) -> Any:
+    """The visitor's phone opted in to offline rulings on its first page, shared by the tests that
+    rule on the device (each opt-in downloads 5.6 MB and starts the engine). The same phone as the
+    visitor's: a second one cost a context, a service worker's precache of the whole reference
+    and two builder starts."""
+    opt_in(visitor.pages[0])
+    return visitor
 
 
 @contextmanager
 def warm_page(context: Any) -> Iterator[Any]:
     """The builder page that opted in (``opted_in``'s first page), whose engine the opt-in
     started: the tests that ask the engine on an open page share it rather than each start
-    Python in a page of their own (~4 s of Chromium's CPU every time). The network is back on
-    after each."""
+    Python in a page of their own (~4 s of Chromium's CPU every time); the test that reloads it
+    offline starts it again, for the tests after it. The network is back on after each."""
     try:
         yield context.pages[0]
     finally:
         context.set_offline(False)
-
-
-@pytest.fixture(scope="module")
-def visitor(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone whose builder (its first page) the service worker controls, and that has not opted
-    in; the declining test opts in and turns it off again, which leaves it as it was."""
-    with shared_phone(browser, lambda context: controlled_builder(context, live_server)) as context:
-        yield context
-
-
-def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
-    requests = gallery_requests() + random_requests()
-    assert len(requests) == len(EXAMPLES) + 4 * PER_ENDPOINT
-    with warm_page(opted_in) as page:
-        server = page.evaluate(SERVER_ANSWERS, requests)
-        opted_in.set_offline(True)
-        local = page.evaluate(LOCAL_ANSWERS, requests)
-    assert {status for status, _ in server[:len(EXAMPLES)]} == {200}, "a gallery example failed on the server"
-    ruled = {name for (name, _), (status, _) in zip(requests, server, strict=True) if status == 200}
-    assert ruled == {name for name, _ in requests} >= {"battle", "line-of-sight", "retreat", "resupply"}, \
-        "every endpoint asked must give rulings"
-    assert sum(status == 200 for status, _ in server) > len(requests) * 3 // 4, "most requests should rule"
-    mismatches = []
-    for (name, body), (s_status, s_text), (l_status, l_text) in zip(requests, server, local, strict=True):
-        if s_status != l_status or json.loads(s_text) != json.loads(l_text):
-            mismatches.append(f"{name} {json.dumps(body)[:200]}: server {s_status}, local {l_status} {l_text[:200]}")
-    assert not mismatches, f"{len(mismatches)} answers differ:\n" + "\n".join(mismatches[:5])
-
-
-def test_offline_the_builder_rules_on_the_device_and_says_so(opted_in, live_server):
-    with page_of(opted_in, live_server) as page:
-        opted_in.set_offline(True)
-        page.reload()  # the builder page itself now comes from the cache
-        page.wait_for_selector("#builder.ready")
-        if page.locator("#examples-box:not([open])").count():
-            page.locator("#examples-box summary").click()
-        example = page.locator("#examples .example").filter(has_text="forest").first
-        example.click()
-        note = page.locator("#ruled-locally")
-        note.wait_for(state="visible", timeout=120_000)
-        assert "Ruled on this device" in note.inner_text()
-        page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
-        assert "Could not reach the server" not in page.locator("#ruling").inner_text()
-        save_screenshot(page, "builder-ruled-offline-phone")
 
 
 def test_declining_downloads_nothing_and_turning_off_empties_the_cache(visitor, live_server):
@@ -277,6 +233,42 @@ def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(visitor
     assert {name for name, _ in cached} == {next(n for n, _ in cached if n.startswith("adjudicator-"))}
     static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
     assert static and len(static) == len(set(static)), "a static file is cached twice"
+
+
+def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
+    requests = gallery_requests() + random_requests()
+    assert len(requests) == len(EXAMPLES) + 4 * PER_ENDPOINT
+    with warm_page(opted_in) as page:
+        server = page.evaluate(SERVER_ANSWERS, requests)
+        opted_in.set_offline(True)
+        local = page.evaluate(LOCAL_ANSWERS, requests)
+    assert {status for status, _ in server[:len(EXAMPLES)]} == {200}, "a gallery example failed on the server"
+    ruled = {name for (name, _), (status, _) in zip(requests, server, strict=True) if status == 200}
+    assert ruled == {name for name, _ in requests} >= {"battle", "line-of-sight", "retreat", "resupply"}, \
+        "every endpoint asked must give rulings"
+    assert sum(status == 200 for status, _ in server) > len(requests) * 3 // 4, "most requests should rule"
+    mismatches = []
+    for (name, body), (s_status, s_text), (l_status, l_text) in zip(requests, server, local, strict=True):
+        if s_status != l_status or json.loads(s_text) != json.loads(l_text):
+            mismatches.append(f"{name} {json.dumps(body)[:200]}: server {s_status}, local {l_status} {l_text[:200]}")
+    assert not mismatches, f"{len(mismatches)} answers differ:\n" + "\n".join(mismatches[:5])
+
+
+def test_offline_the_builder_rules_on_the_device_and_says_so(opted_in, live_server):
+    with warm_page(opted_in) as page:  # its engine has answered already: this start is the page's own
+        opted_in.set_offline(True)
+        page.reload()  # the builder page itself now comes from the cache
+        page.wait_for_selector("#builder.ready")
+        if page.locator("#examples-box:not([open])").count():
+            page.locator("#examples-box summary").click()
+        example = page.locator("#examples .example").filter(has_text="forest").first
+        example.click()
+        note = page.locator("#ruled-locally")
+        note.wait_for(state="visible", timeout=120_000)
+        assert "Ruled on this device" in note.inner_text()
+        page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+        assert "Could not reach the server" not in page.locator("#ruling").inner_text()
+        save_screenshot(page, "builder-ruled-offline-phone")
 
 
 def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_again(opted_in, live_server):

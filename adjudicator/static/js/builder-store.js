@@ -88,7 +88,7 @@ export class Store {
     if (!this.boards[state.board]) state.board = 'standard';
     if (state.face && !this.faces.has(state.face)) state.face = null;
     this.#state = state;
-    Object.assign(this.#ui, {selected: null, editing: false, moving: null, move: null, results: {}});
+    Object.assign(this.#ui, {selected: null, editing: false, moving: null, move: null, results: {}, highlight: null});
   }
 
   /** Another board kind: what does not fit on it is removed; returns how many things were. */

@@ -109,9 +109,14 @@ function assemble(data) {
   roll.onAnswer = () => parts.view.centreOn(store.target());
   const fire = new FireMap(data.api.fire_map, () => { redraw.sheet(); redraw.overlay(); });
   const centreOn = (p) => parts.view.centreOn(p);
+  // Another situation (a share link opened in this tab, an example, an import, Clear) replaces
+  // the whole of the last one, as if opened in a new tab: nothing stays selected, rolled,
+  // ordered or said about it.
   const load = (next, {push = true} = {}) => {
     store.load(next);
     roll.after = null;
+    parts.orders.active = false;
+    message('');
     board.setBoard(store.board());
     parts.settings.sync();
     store.commit({push});
