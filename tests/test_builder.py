@@ -325,3 +325,16 @@ def test_import_m44_caps_the_size(client):
     response = client.post("/api/v1/import/m44", data=body, content_type="application/json")
     assert response.status_code == 413
     assert response.get_json()["error"]["code"] in ("too_large", "request_entity_too_large")
+
+
+def test_the_builder_paints_only_once_its_dock_is_parsed(client):
+    """The first paint waits (``<link rel=expect blocking=render>``) for the dock's last element:
+    a page painted half-read on a slow phone had its dock grow up over the board afterwards (a
+    layout shift of 0.011–0.021 in one load in four at 8× CPU slowdown, none in 40 with it)."""
+    html = client.get("/builder").get_data(as_text=True)
+    expect = re.search(r'<link rel="expect" href="#([\w-]+)" blocking="render">', html)
+    assert expect and html.index(expect[0]) < html.index("</head>")
+    dock = html[html.index('id="b-dock"'):]
+    dock = dock[:dock.index('<div class="b-extras">')]
+    last_id = re.findall(r'id="([\w-]+)"', dock)[-1]
+    assert expect[1] == last_id

@@ -94,14 +94,13 @@ def test_static_urls_are_immutable_only_under_their_content_hash(tmp_path):
     assert 'default "no-store";' in conf  # a 404 (any status but a success) is never cached
 
 
-def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_question(tmp_path, monkeypatch):
+def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_question(tmp_path):
     """nginx keeps only the engine's answers, each under a key naming everything the answer
     depends on (the build, the work budget, the endpoint, the media type and the body itself),
     never for a body it could not hold in memory, and a new start drops every answer kept."""
     from adjudicator.engine.api import ENDPOINTS
 
-    monkeypatch.setenv("ENGINE_WORK_BUDGET", "1234")
-    settings = from_env({}, instance=tmp_path / "instance", port=5999)
+    settings = from_env({"ENGINE_WORK_BUDGET": "1234"}, instance=tmp_path / "instance", port=5999)
     conf = nginx.render(settings, {}, build="b1d")
     assert 'proxy_cache_key "b1d/1234|$uri|$content_type|$content_length|$request_body";' in conf
     assert "proxy_cache_valid 200 " in conf and "proxy_cache_valid any" not in conf

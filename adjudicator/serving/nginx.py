@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import mimetypes
-import os
 import shutil
 from pathlib import Path
 from typing import NamedTuple
@@ -336,10 +335,8 @@ def _answers(settings: Settings, build: str) -> Answers:
     text is not in memory to be part of the key. One identical question asked by many at once
     goes to a worker once (``proxy_cache_lock``); the others get its answer. ``X-Answer-Cache``
     says where an answer came from (``HIT``, ``MISS``, ``BYPASS``)."""
-    from adjudicator.config import load_config
     from adjudicator.engine.api import ENDPOINTS
 
-    budget = load_config(os.environ).engine_work_budget
     names = "|".join(sorted({*ENDPOINTS, "score", "order"}))
     return Answers(
         cache_path=(f"proxy_cache_path {settings.run_dir / ANSWERS} levels=1:2 keys_zone=answers:"
@@ -348,7 +345,8 @@ def _answers(settings: Settings, build: str) -> Answers:
         endpoints=_quote(f"^/api/v1/({names})$"),
         location=("proxy_cache answers;\n"
                   "proxy_cache_methods POST;\n"
-                  f'proxy_cache_key "{build}/{budget}|$uri|$content_type|$content_length|$request_body";\n'
+                  f'proxy_cache_key "{build}/{settings.work_budget}|'
+                  '$uri|$content_type|$content_length|$request_body";\n'
                   "proxy_cache_valid 200 " + limits.ANSWER_IDLE + ";\n"
                   "proxy_cache_bypass $request_body_file;\n"
                   "proxy_no_cache $request_body_file;\n"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator import REPO_ROOT
+from adjudicator.config import DEFAULT_WORK_BUDGET, load_config
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,9 @@ class Settings:
     """Proxies in front of nginx (a TLS terminator, a load balancer) whose ``X-Forwarded-For``
     names the client: without them every client would share the proxy's address and its limits."""
     nginx: str = "nginx"
+    work_budget: int = DEFAULT_WORK_BUDGET
+    """The app's ``ENGINE_WORK_BUDGET``, read from the same environment the workers get: part of
+    the key of every answer the proxy keeps (a smaller budget may refuse what a larger answers)."""
 
     @property
     def run_dir(self) -> Path:
@@ -169,6 +173,7 @@ def from_env(environ: Mapping[str, str], **given: object) -> Settings:
         "connections": int(environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
         "exempt": _addresses(environ, "RATE_LIMIT_EXEMPT"),
         "real_ip_from": _addresses(environ, "REAL_IP_FROM"),
+        "work_budget": load_config(environ).engine_work_budget,
     }
     values.update({k: v for k, v in given.items() if v is not None})
     return Settings(**values)  # type: ignore[arg-type]
