@@ -251,6 +251,7 @@ def main(argv: list[str] | None = None) -> None:
                     report_start(label, m)
                     seen[label]["start: blocking at 4× on CPU time (ms)"].append(m["tbt_cpu"])
                     seen[label]["start: longest task, CPU ms"].append(max((t["cpu"] for t in m["tasks"]), default=0))
+                    seen[label]["start: every task's CPU, summed (ms)"].append(sum(t["cpu"] for t in m["tasks"]))
                 if args.only != "start":
                     t = measure_tap(browser, base, folder)
                     report_tap(label, t)
