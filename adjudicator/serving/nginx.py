@@ -337,7 +337,7 @@ def _answers(settings: Settings, build: str) -> Answers:
     says where an answer came from (``HIT``, ``MISS``, ``BYPASS``)."""
     from adjudicator.engine.api import ENDPOINTS
 
-    names = "|".join(sorted({*ENDPOINTS, "score", "order"}))
+    names = "|".join(sorted(ENDPOINTS))
     return Answers(
         cache_path=(f"proxy_cache_path {settings.run_dir / ANSWERS} levels=1:2 keys_zone=answers:"
                     f"{limits.ANSWER_KEYS_MB}m max_size={limits.ANSWER_CACHE_MB}m inactive={limits.ANSWER_IDLE} "
