@@ -42,8 +42,9 @@ def prepare(settings: Settings, render_pages: bool = True) -> Path:
     user = pwd.getpwuid(os.getuid()).pw_name if os.geteuid() == 0 else None
     manifest = static.manifest(settings.static_root)
     rendered = pages.render(settings.instance, settings.pages_root, manifest) if render_pages else None
-    return nginx.write(settings, manifest, user, rendered, pages.cache_control(rendered) if rendered else None,
-                       pages.stamp(manifest))
+    # The build's digest names the rendered pages' folder: hashed again only when none was rendered.
+    build = rendered.name if rendered else pages.stamp(manifest)
+    return nginx.write(settings, manifest, user, rendered, pages.cache_control(rendered) if rendered else None, build)
 
 
 def main(argv: list[str] | None = None) -> int:
