@@ -430,11 +430,12 @@ def test_a_flood_over_the_rate_is_refused_by_the_proxy_and_never_reaches_the_app
     assert reached_app(stack, flooder) == statuses.count(200)
 
 
-def test_a_ruling_asked_again_is_answered_by_the_proxy_without_a_worker(stack):
+def test_a_ruling_asked_again_is_answered_by_the_proxy_without_a_worker(stack, built):
     """The engine's answers are pure functions of the body and the build, so nginx keeps each
     ``200`` and gives the same bytes to the same question again, in each encoding the app sent,
     without a worker; a question that differs in anything the app reads (a figure, the media
-    type) is the app's to answer, and a refusal is never kept."""
+    type) is the app's to answer, a refusal is never kept, and a body too long for the key is
+    answered by a worker each time without an error in nginx's log."""
     asker = "127.0.0.12"
     ruling = json.dumps({**situation(7), "attacker": "A7", "target": "B"}).encode()
 
@@ -454,9 +455,30 @@ def test_a_ruling_asked_again_is_answered_by_the_proxy_without_a_worker(stack):
     assert ask(ruling, kind="text/plain")[0] == 415
     refused = json.dumps({"board": "standard", "units": [], "attacker": "nobody"}).encode()
     assert ask(refused)[0] == ask(refused)[0] == 400
+    padded = ruling[:-1] + b" " * limits.ANSWER_BODY_LIMIT + b"}"  # the same question, too long a key
+    answers = [ask(padded) for _ in range(2)]
+    assert [a[0] for a in answers] == [200, 200] and answers[0][2] == first[2]
+    assert [a[1]["x-answer-cache"] for a in answers] == ["BYPASS", "BYPASS"]
+    assert "cache key" not in (built / "run" / "nginx-error.log").read_text()
     time.sleep(0.5)  # gunicorn writes its access log after the answer
-    # the app saw: the ruling in two encodings, the other ruling, the wrong type, the refusal twice
-    assert reached_app(stack, asker) == 6
+    # the app saw: the ruling in two encodings, the other ruling, the wrong type, the refusal
+    # twice, the padded ruling twice
+    assert reached_app(stack, asker) == 8
+
+
+def nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def test_the_workers_yield_the_cpu_to_nginx(stack):
+    """Every gunicorn worker runs ``WORKER_NICE`` below nginx's priority, so rulings that keep
+    the cores busy do not slow the pages and kept answers nginx serves itself."""
+    workers = children(stack.master)
+    launcher = int(Path(f"/proc/{stack.master}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    proxies = [p for p in children(launcher) if b"nginx" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    assert len(workers) == 2 and proxies
+    assert {nice(p) for p in workers} == {min(19, nice(proxies[0]) + limits.WORKER_NICE)}
+    assert {nice(p) for p in proxies} | {nice(stack.master)} == {nice(launcher)}
 
 
 def test_saves_over_the_proxy_rate_are_refused_before_the_app(stack):

@@ -19,6 +19,7 @@ import brotli
 import pytest
 
 from adjudicator.serving import nginx, static
+from adjudicator.serving import settings as limits
 from adjudicator.serving.abandoned import CLIENT_CLOSED, drop_abandoned
 from adjudicator.serving.settings import ENGINE, PAGES, SAVES, Rate, from_env
 from adjudicator.web.compression import CompressedBodies
@@ -97,14 +98,21 @@ def test_static_urls_are_immutable_only_under_their_content_hash(tmp_path):
 def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_question(tmp_path):
     """nginx keeps only the engine's answers, each under a key naming everything the answer
     depends on (the build, the work budget, the endpoint, the media type and the body itself),
-    never for a body it could not hold in memory, and a new start drops every answer kept."""
+    never for a body it could not hold in memory or whose key would not fit in its proxy buffer,
+    and a new start drops every answer kept."""
     from adjudicator.engine.api import ENDPOINTS
 
     settings = from_env({"ENGINE_WORK_BUDGET": "1234"}, instance=tmp_path / "instance", port=5999)
     conf = nginx.render(settings, {}, build="b1d")
     assert 'proxy_cache_key "b1d/1234|$uri|$content_type|$content_length|$request_body";' in conf
     assert "proxy_cache_valid 200 " in conf and "proxy_cache_valid any" not in conf
-    assert "proxy_cache_bypass $request_body_file;" in conf and "proxy_no_cache $request_body_file;" in conf
+    assert "proxy_cache_bypass $request_body_file $answer_body_too_long;" in conf
+    assert "proxy_no_cache $request_body_file $answer_body_too_long;" in conf
+    short = re.search(r'map \$content_length \$answer_body_too_long \{\s*"~([^"]*)" "";\s*default 1;', conf)[1]
+    assert re.match(short, str(limits.ANSWER_BODY_LIMIT - 1))
+    assert not re.match(short, str(limits.ANSWER_BODY_LIMIT)) and not re.match(short, "")
+    key_room = int(re.search(r"proxy_buffer_size (\d+)k;", nginx.proxy_conf(settings))[1]) * 1024
+    assert key_room >= limits.ANSWER_BODY_LIMIT + 1024  # the whole key fits in nginx's proxy buffer
     pattern = re.search(r"location ~ '(\^/api/v1/[^']*)'", conf)[1]
     for name in ENDPOINTS:
         assert re.match(pattern, f"/api/v1/{name}"), name

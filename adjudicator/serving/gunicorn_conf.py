@@ -14,18 +14,19 @@ a worker's first search took 24 s at a load average of 19), then freezes its sta
 are hundreds of thousands of objects that live as long as the process, and a full collection
 otherwise walks them all (~55 ms) in the middle of some request. Its app is wrapped so that a
 request nginx gave up on while it waited on the socket is dropped, not computed
-(``abandoned.py``)."""
+(``abandoned.py``). Each worker runs ``WORKER_NICE`` below nginx's CPU priority (see there)."""
 
 from __future__ import annotations
 
 import gc
 import logging
+import os
 from typing import Any
 
 from werkzeug.test import Client
 
 from adjudicator.serving.abandoned import drop_abandoned
-from adjudicator.serving.settings import APP_TIMEOUT
+from adjudicator.serving.settings import APP_TIMEOUT, WORKER_NICE
 
 worker_class = "sync"
 timeout = APP_TIMEOUT
@@ -55,6 +56,11 @@ def warm_up(app: Any, alive: Any = None) -> None:
             client.get(path, headers={"Accept-Encoding": "br, gzip"}).close()
         except Exception:  # a warm-up must never stop a worker
             logging.getLogger("gunicorn.error").exception("warm-up request %s failed", path)
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """A new worker yields the CPU to nginx (``WORKER_NICE``)."""
+    os.nice(WORKER_NICE)
 
 
 def post_worker_init(worker: Any) -> None:

@@ -142,7 +142,7 @@ http {{
     limit_req_log_level info;
     limit_conn_log_level info;
 
-    map $uri $retry_after {{
+{_indent(answers.too_long, 4)}    map $uri $retry_after {{
         /api/v1/situations {settings.saves.retry_after()};
         ~^/api/ {max(settings.engine.retry_after(), settings.pages.retry_after())};
         default {settings.pages.retry_after()};
@@ -319,6 +319,7 @@ class Answers(NamedTuple):
     the directives inside the location."""
 
     cache_path: str
+    too_long: str
     endpoints: str
     location: str
 
@@ -332,24 +333,31 @@ def _answers(settings: Settings, build: str) -> Answers:
     the same question under the same rules. Only ``200`` answers are kept (a refusal is cheap to
     make again); the variant per ``Accept-Encoding`` follows the app's ``Vary``. A body nginx
     had to write to a file (larger than ``BODY_IN_MEMORY``) is never looked up nor kept: its
-    text is not in memory to be part of the key. One identical question asked by many at once
+    text is not in memory to be part of the key; nor is one of ``ANSWER_BODY_LIMIT`` bytes or
+    more, whose key would not fit in nginx's proxy buffer. One identical question asked by many at once
     goes to a worker once (``proxy_cache_lock``); the others get its answer. ``X-Answer-Cache``
     says where an answer came from (``HIT``, ``MISS``, ``BYPASS``)."""
     from adjudicator.engine.api import ENDPOINTS
 
     names = "|".join(sorted(ENDPOINTS))
+    digits = len(str(limits.ANSWER_BODY_LIMIT)) - 1
+    assert 10**digits == limits.ANSWER_BODY_LIMIT, "ANSWER_BODY_LIMIT must be a power of ten"
     return Answers(
         cache_path=(f"proxy_cache_path {settings.run_dir / ANSWERS} levels=1:2 keys_zone=answers:"
                     f"{limits.ANSWER_KEYS_MB}m max_size={limits.ANSWER_CACHE_MB}m inactive={limits.ANSWER_IDLE} "
                     "use_temp_path=off;\n"),
+        too_long=("map $content_length $answer_body_too_long {\n"
+                  f'    "~^[0-9]{{1,{digits}}}$" "";\n'
+                  "    default 1;\n"
+                  "}\n"),
         endpoints=_quote(f"^/api/v1/({names})$"),
         location=("proxy_cache answers;\n"
                   "proxy_cache_methods POST;\n"
                   f'proxy_cache_key "{build}/{settings.work_budget}|'
                   '$uri|$content_type|$content_length|$request_body";\n'
                   "proxy_cache_valid 200 " + limits.ANSWER_IDLE + ";\n"
-                  "proxy_cache_bypass $request_body_file;\n"
-                  "proxy_no_cache $request_body_file;\n"
+                  "proxy_cache_bypass $request_body_file $answer_body_too_long;\n"
+                  "proxy_no_cache $request_body_file $answer_body_too_long;\n"
                   "proxy_cache_lock on;\n"
                   "proxy_cache_lock_timeout 5s;\n"
                   "add_header X-Answer-Cache $upstream_cache_status always;\n"))

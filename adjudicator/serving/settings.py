@@ -76,6 +76,17 @@ ANSWER_KEYS_MB = 8
 """nginx's shared memory for the keys of those answers (~8,000 keys a megabyte)."""
 ANSWER_IDLE = "30m"
 """An answer not asked for this long is dropped."""
+ANSWER_BODY_LIMIT = 10_000
+"""Bytes: a body this long or longer is answered by a worker and not kept. nginx stores the whole
+key (the body included) in the proxy buffer (``proxy_buffer_size``, 16 KB): a longer key is
+refused with an error logged for every request. A power of ten, so nginx can tell by the number
+of digits of ``Content-Length``; a builder's ruling is 1-3 KB, an imported scenario's 5-30 KB."""
+WORKER_NICE = 10
+"""How much lower the gunicorn workers' CPU priority is than nginx's. nginx spends microseconds
+on a request (a static file, a kept answer, a 429) and a worker milliseconds (a ruling): when
+rulings keep both cores busy, the kernel still gives nginx the CPU first, so pages and kept
+answers stay fast while the rulings share what is left (``bench/load.py``: the rule page's p99
+under the costliest ``/fire-map`` went from 22 to 12 ms)."""
 
 
 def _rate(environ: Mapping[str, str], name: str, default: Rate) -> Rate:
