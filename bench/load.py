@@ -21,9 +21,13 @@ It measures, at 16 and 64 connections (wrk: 2 threads, ``Accept-Encoding: br, gz
 
 The measuring client speaks from 127.0.0.1, which the bench exempts from the proxy's limits
 (``RATE_LIMIT_EXEMPT``: it sends thousands of requests a second); the attackers speak from other
-loopback addresses, under the limits as shipped, and run at ``nice 10``, standing in for
-machines of their own (on this 2-core machine they would otherwise take the cores the server is
-measured on; the proxy's work on their requests is not niced). After each run it reads the RSS of
+loopback addresses, under the limits as shipped. An attacker is another machine: with
+``--cores split`` (the default on 2 cores or more) the stack and wrk run on the first core, in
+every run, attacked or not, and the attacker on the others, so what an attack costs the stack
+(nginx reading, refusing and timing out its connections, the workers ruling its requests) is
+measured and the attacker's own Python is not (at ``nice 10`` on shared cores it still took half
+a core from the stack during the slow bodies). ``--cores shared`` runs everything on every core
+with the attacker at ``nice 10``, as the bench did before. After each run it reads the RSS of
 every gunicorn worker of the site, and the CPU time the workers spent over the run divided by the
 requests wrk counted ("CPU ms": the one number here the other load on a shared machine barely
 moves; under an attack it includes the work the attacker's requests cost the workers). Each run
@@ -235,16 +239,27 @@ def scenario_fire_map() -> dict[str, Any]:
             "hexes": [{"row": h.row, "col": h.col, "terrain": t} for h, t in terrain.items()]}
 
 
+def split_cores() -> tuple[set[int], set[int]]:
+    """(the stack's and wrk's core, the attackers' cores): the first core this process may use,
+    and the rest."""
+    cores = sorted(os.sched_getaffinity(0))
+    return {cores[0]}, set(cores[1:])
+
+
 @contextmanager
-def attacker(pattern: str | None, port: int) -> Any:
-    """``bench/attack.py`` running ``pattern`` at nice 10 (nothing for None); its summary is put
-    into the yielded dict when it stops."""
+def attacker(pattern: str | None, port: int, cores: set[int] | None = None) -> Any:
+    """``bench/attack.py`` running ``pattern`` (nothing for None) on ``cores``, or at nice 10 on
+    every core when ``cores`` is None; its summary is put into the yielded dict when it stops."""
     seen: dict[str, Any] = {}
     if pattern is None:
         yield seen
         return
-    process = subprocess.Popen(["nice", "-n", "10", sys.executable, str(REPO / "bench" / "attack.py"), pattern,
-                                str(port), "3600"], stdout=subprocess.PIPE, text=True)
+    command = [sys.executable, str(REPO / "bench" / "attack.py"), pattern, str(port), "3600"]
+    if cores is None:
+        process = subprocess.Popen(["nice", "-n", "10", *command], stdout=subprocess.PIPE, text=True)
+    else:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+                                   preexec_fn=lambda: os.sched_setaffinity(0, cores))
     try:
         time.sleep(RAMP[pattern])
         yield seen
@@ -263,6 +278,10 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated subset of " + ", ".join(TARGETS))
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="comma-separated wrk connection counts (default 16,64)")
+    parser.add_argument("--cores", choices=("split", "shared"),
+                        default="split" if len(os.sched_getaffinity(0)) > 1 else "shared",
+                        help="split: the stack and wrk on one core, the attacker on the others (default); "
+                             "shared: everything on every core, the attacker at nice 10")
     return parser.parse_args()
 
 
@@ -317,8 +336,15 @@ def main() -> None:
               f"{row['p90']:>8.1f} {row['p99']:>8.1f} {row['non_2xx']:>8} {row['errors']:>6} "
               f"{row['worker_cpu_ms']:>7.2f} {row['worker_rss_mb']:>9.0f}", flush=True)
 
+    attacker_cores = None
+    if args.cores == "split":
+        stack_cores, attacker_cores = split_cores()
+        os.sched_setaffinity(0, stack_cores)  # make serve, nginx, gunicorn and wrk inherit it
+        placed = f"the stack and wrk on core {min(stack_cores)}, attackers on {sorted(attacker_cores)}"
+    else:
+        placed = "everything on every core, attackers at nice 10"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; {args.workers} gunicorn sync "
-          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run; attackers at nice 10")
+          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run; {placed}")
     print(f"{'target':15} {'c':>3} {'attack':15} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
           f"{'non-2xx':>8} {'errors':>6} {'CPU ms':>7} {'RSS MB':>9}")
     hello_instance = REPO / "instance" / "bench-hello"
@@ -333,7 +359,7 @@ def main() -> None:
         for target, path in paths.items():  # one request each first: workers warm, compressed bodies cached
             wrk(f"http://127.0.0.1:{port}{path}", 1, 1, scripts[target])
         for attack in [None, *attacks]:
-            with attacker(attack, port) as seen:
+            with attacker(attack, port, attacker_cores) as seen:
                 for c in connections:
                     for target, path in paths.items():
                         show({"target": target, "c": c, "attack": attack or "-",
@@ -349,7 +375,7 @@ def main() -> None:
     print_targets(rows, attacks)
     (REPO / "instance" / "bench-load.json").write_text(json.dumps(
         {"rows": rows, "attackers": attackers, "memory": memory, "duration": args.duration,
-         "workers": args.workers}, indent=1))
+         "workers": args.workers, "cores": placed}, indent=1))
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -455,7 +455,7 @@ def test_a_ruling_asked_again_is_answered_by_the_proxy_without_a_worker(stack, b
     assert ask(ruling, kind="text/plain")[0] == 415
     refused = json.dumps({"board": "standard", "units": [], "attacker": "nobody"}).encode()
     assert ask(refused)[0] == ask(refused)[0] == 400
-    padded = ruling[:-1] + b" " * limits.ANSWER_BODY_LIMIT + b"}"  # the same question, too long a key
+    padded = ruling[:-1] + b" " * 2 * limits.ANSWER_BODY_LIMIT + b"}"  # the same question, too long a key
     answers = [ask(padded) for _ in range(2)]
     assert [a[0] for a in answers] == [200, 200] and answers[0][2] == first[2]
     assert [a[1]["x-answer-cache"] for a in answers] == ["BYPASS", "BYPASS"]
@@ -540,7 +540,8 @@ def test_connections_per_address_are_capped(stack):
 def test_slow_readers_of_the_largest_file_cost_the_app_nothing(stack):
     """32 connections ask for the largest static file (Pyodide's 8.6 MB wasm) and read nothing.
     nginx sends it from the file (sendfile) at the readers' pace; the workers, which used to read
-    each such file into memory, never see the requests and do not grow, and probes are answered."""
+    each such file into memory, never see the requests and do not grow, probes are answered, and
+    each connection holds at most its fixed kernel send buffer (left to grow, 3 MB each)."""
     source = "127.0.0.5"
     wasm = next((REPO / "build" / "static" / "offline").glob("pyodide-*/pyodide.asm.wasm"))
     path = "/static/" + wasm.relative_to(REPO / "build" / "static").as_posix()
@@ -562,9 +563,20 @@ def test_slow_readers_of_the_largest_file_cost_the_app_nothing(stack):
         assert all(kb < 20_000 for kb in grown.values()), grown
         head = readers[0].recv(4096)
         assert head.startswith(b"HTTP/1.1 200") and b"application/wasm" in head
+        held = send_buffers(stack.port, source)
+        assert len(held) == limits.CONNECTIONS_PER_ADDRESS
+        assert max(held) <= 2 * limits.SEND_BUFFER_KB * 1024  # the kernel doubles what nginx asks for
     finally:
         for s in readers:
             s.close()
+
+
+def send_buffers(port: int, client: str) -> list[int]:
+    """The kernel send buffer (``skmem`` ``tb``) of each of nginx's connections to ``client``: what
+    a client that stops reading can hold of the machine's memory."""
+    out = subprocess.run(["ss", "-tmnH", "state", "established", "sport", f"= :{port}", "dst", client],
+                         capture_output=True, text=True, check=True).stdout
+    return [int(size) for size in re.findall(r"\btb(\d+)", out)]
 
 
 def over_app_socket(served_instance: Path, body: bytes, marker: str) -> socket.socket:

@@ -57,6 +57,12 @@ BODY_TIMEOUT = 10
 it, so a trickled body holds a few kilobytes of nginx, never a worker)."""
 SEND_TIMEOUT = 10
 """Seconds between two writes of a response a client does not read."""
+SEND_BUFFER_KB = 256
+"""The kernel's send buffer per client connection (the kernel doubles it): what a client that
+stops reading can hold of the machine's memory, and what closing it at ``SEND_TIMEOUT`` frees.
+Left to the kernel it grew to 4 MB a connection: 400 stalled readers of the Pyodide wasm held
+1.2 GB of kernel memory (0.16 GB with this limit), and closing them together at the timeout
+stalled nginx ~130 ms. 512 KB in flight still carries 40 Mbit/s at a 100 ms round trip."""
 KEEPALIVE_TIMEOUT = 15
 APP_TIMEOUT = 30
 """gunicorn restarts a worker that spends longer on one request (the engine's work budget
