@@ -1,7 +1,7 @@
 """Load bench of the served stack: `make serve` (nginx in front of gunicorn sync workers) with
 wrk, with and without an attacker.
 
-``.venv/bin/python bench/load.py [--duration 5] [--workers N]`` starts two stacks with `make
+``.venv/bin/python bench/load.py [--duration 5] [--repeat 1] [--cores split] [--workers N]`` starts two stacks with `make
 serve`: a bare Flask hello-world (``bench/hello.py``, ``SERVE_APP=bench.hello:app``) and the site.
 It measures, at 16 and 64 connections (wrk: 2 threads, ``Accept-Encoding: br, gzip``, each run
 ``--duration`` seconds):
@@ -273,6 +273,8 @@ def attacker(pattern: str | None, port: int, cores: set[int] | None = None) -> A
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per wrk run (default 5)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="wrk runs per row, the one with the median p99 shown (default 1)")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--attacks", default=",".join(ATTACKS), help="comma-separated subset of " + ", ".join(ATTACKS))
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated subset of " + ", ".join(TARGETS))
@@ -293,7 +295,8 @@ def print_targets(rows: list[dict[str, Any]], attacks: list[str]) -> None:
         if base is None:
             continue
         met = "met" if base["p99"] < limit else "NOT met"
-        line = f"  {target:15} unattacked {base['p99']:.1f} (< {limit:g}: {met})"
+        runs = " of " + "/".join(f"{p:.1f}" for p in base["p99_runs"]) if len(base["p99_runs"]) > 1 else ""
+        line = f"  {target:15} unattacked {base['p99']:.1f}{runs} (< {limit:g}: {met})"
         for attack in attacks:
             hit = next(r for r in rows if r["target"] == target and r["c"] == 64 and r["attack"] == attack)
             if not (hit["rps"] and base["rps"]):
@@ -301,6 +304,8 @@ def print_targets(rows: list[dict[str, Any]], attacks: list[str]) -> None:
                 continue
             ratio = hit["p99"] / base["p99"]
             line += f"; {attack} {hit['p99']:.1f} ({ratio:.1f}x{'' if ratio < 2 else ' NOT < 2x'})"
+            if len(hit["p99_runs"]) > 1:
+                line += " of " + "/".join(f"{p:.1f}" for p in hit["p99_runs"])
         print(line)
 
 
@@ -321,13 +326,19 @@ def main() -> None:
     attackers: list[dict[str, Any]] = []
 
     def measured(pid: int, url: str, c: int, script: Path | None) -> dict[str, Any]:
-        """wrk's answer, the workers' CPU time per request over the run and the largest worker;
-        the run starts once the workers have finished what the previous run left them."""
+        """wrk's answer (of ``--repeat`` runs, the one with the median p99; every run's p99 in
+        ``p99_runs``), the workers' CPU time per request over the runs and the largest worker;
+        each run starts once the workers have finished what the previous run left them."""
         workers = gunicorn_workers(pid)
-        before = settled(workers)
-        result = wrk(url, c, args.duration, script)
-        spent = cpu_seconds(workers) - before
-        return {**result, "worker_cpu_ms": round(1000 * spent / max(1, result["requests"]), 2),
+        runs, spent, requests = [], 0.0, 0
+        for _ in range(args.repeat):
+            before = settled(workers)
+            runs.append(wrk(url, c, args.duration, script))
+            spent += cpu_seconds(workers) - before
+            requests += runs[-1]["requests"]
+        result = sorted(runs, key=lambda run: run["p99"])[len(runs) // 2]
+        return {**result, "p99_runs": [run["p99"] for run in runs],
+                "worker_cpu_ms": round(1000 * spent / max(1, requests), 2),
                 "worker_rss_mb": max(rss_mb(p) for p in workers)}
 
     def show(row: dict[str, Any]) -> None:
@@ -344,7 +355,7 @@ def main() -> None:
     else:
         placed = "everything on every core, attackers at nice 10"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; {args.workers} gunicorn sync "
-          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run; {placed}")
+          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run, median p99 of {args.repeat}; {placed}")
     print(f"{'target':15} {'c':>3} {'attack':15} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
           f"{'non-2xx':>8} {'errors':>6} {'CPU ms':>7} {'RSS MB':>9}")
     hello_instance = REPO / "instance" / "bench-hello"
