@@ -1,8 +1,9 @@
 """Load bench of the served stack: `make serve` (nginx in front of gunicorn sync workers) with
 wrk, with and without an attacker.
 
-``.venv/bin/python bench/load.py [--duration 5] [--repeat 1] [--cores split] [--workers N]`` starts two stacks with `make
-serve`: a bare Flask hello-world (``bench/hello.py``, ``SERVE_APP=bench.hello:app``) and the site.
+``.venv/bin/python bench/load.py [--duration 5] [--repeat 1] [--cores split] [--workers N]``
+starts two stacks with `make serve`: a bare Flask hello-world (``bench/hello.py``,
+``SERVE_APP=bench.hello:app``) and the site.
 It measures, at 16 and 64 connections (wrk: 2 threads, ``Accept-Encoding: br, gzip``, each run
 ``--duration`` seconds):
 
