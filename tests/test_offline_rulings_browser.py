@@ -157,19 +157,25 @@ def opt_in(page: Any) -> None:
 @pytest.fixture(scope="module")
 def visitor(browser: Any, live_server: str) -> Iterator[Any]:
     """A phone whose builder (its first page) the service worker controls, and that has not opted
-    in: the tests that need it so come first in this file (the declining test opts in and turns
-    off again, which leaves it as it was). ``opted_in`` then opts this same phone in."""
+    in: the tests that need it so come first in this file. The declining test then opts this same
+    phone in on that page (``opted_in``), and the last test turns it off again."""
     with shared_phone(browser, lambda context: controlled_builder(context, live_server)) as context:
         yield context
+
+
+def is_opted_in(page: Any) -> bool:
+    return page.locator("#offline-offer:has-text('saved')").count() > 0
 
 
 @pytest.fixture(scope="module")
 def opted_in(visitor: Any) -> Any:
     """The visitor's phone opted in to offline rulings on its first page, shared by the tests that
     rule on the device (each opt-in downloads 5.6 MB and starts the engine). The same phone as the
-    visitor's: a second one cost a context, a service worker's precache of the whole reference
-    and two builder starts."""
-    opt_in(visitor.pages[0])
+    visitor's, and the opt-in the declining test makes there (after declining), when it ran: a
+    second phone cost a context, a service worker's precache of the whole reference and two builder
+    starts, and a second opt-in another download and another start of Python."""
+    if not is_opted_in(visitor.pages[0]):
+        opt_in(visitor.pages[0])
     return visitor
 
 
@@ -183,32 +189,6 @@ def warm_page(context: Any) -> Iterator[Any]:
         yield context.pages[0]
     finally:
         context.set_offline(False)
-
-
-def test_declining_downloads_nothing_and_turning_off_empties_the_cache(visitor, live_server):
-    fetched: list[str] = []
-
-    def record(request: Any) -> None:
-        fetched.append(request.url)
-
-    visitor.on("request", record)
-    page = controlled_builder(visitor, live_server)
-    try:
-        page.locator("#offline-offer").get_by_role("button", name="No thanks").click()
-        page.reload()
-        page.wait_for_selector("#builder.ready")
-        page.wait_for_timeout(300)
-        assert not [u for u in fetched if "/static/offline/" in u], "declining must not download the engine"
-        assert "offline-engine" not in page.evaluate("caches.keys()")
-        # Declined, the offer stays one small button; accepting then turning off frees the space.
-        opt_in(page)
-        assert [u for u in fetched if u.endswith(".wasm")]
-        page.locator("#offline-offer").get_by_role("button", name="Turn off").click()
-        page.wait_for_function("() => caches.keys().then((k) => !k.includes('offline-engine'))")
-        page.wait_for_selector("#offline-offer:has-text('Make rulings work offline')")
-    finally:
-        visitor.remove_listener("request", record)
-        page.close()
 
 
 CACHED_URLS = """async () => {
@@ -233,6 +213,31 @@ def test_the_service_worker_keeps_no_query_url_and_each_static_file_once(visitor
     assert {name for name, _ in cached} == {next(n for n, _ in cached if n.startswith("adjudicator-"))}
     static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
     assert static and len(static) == len(set(static)), "a static file is cached twice"
+
+
+def test_declining_downloads_nothing_and_accepting_later_downloads_the_engine(visitor, live_server):
+    """Declined, nothing of the engine is fetched or kept, and the offer stays one small button;
+    accepting it later downloads the engine. The phone is left opted in (``opted_in``: its first
+    page, whose engine the opt-in started, is the one the tests below rule on)."""
+    fetched: list[str] = []
+
+    def record(request: Any) -> None:
+        fetched.append(request.url)
+
+    page = visitor.pages[0]  # the builder page the service worker controls, not opted in
+    visitor.on("request", record)
+    try:
+        page.locator("#offline-offer").get_by_role("button", name="No thanks").click()
+        page.reload()
+        page.wait_for_selector("#builder.ready")
+        page.wait_for_timeout(300)
+        assert not [u for u in fetched if "/static/offline/" in u], "declining must not download the engine"
+        assert "offline-engine" not in page.evaluate("caches.keys()")
+        assert not page.locator("#offline-offer").get_by_role("button", name="No thanks").count()
+        opt_in(page)
+        assert [u for u in fetched if u.endswith(".wasm")]
+    finally:
+        visitor.remove_listener("request", record)
 
 
 def test_the_local_engine_gives_the_servers_answer_for_the_gallery_and_200_random_situations(opted_in, live_server):
@@ -290,3 +295,13 @@ def test_a_failing_server_is_ruled_on_the_device_and_a_working_one_takes_over_ag
         examples.filter(has_text="bunker").first.click()
         note.wait_for(state="hidden", timeout=60_000)
         page.wait_for_function("() => document.querySelector('#verdict:not(.pending)')")
+
+
+def test_turning_off_rulings_on_the_device_empties_their_cache(opted_in):
+    """Last in this file (the tests above rule on the opted-in phone): Turn off deletes the
+    download, and the offer to make rulings work offline is back."""
+    page = opted_in.pages[0]
+    assert "offline-engine" in page.evaluate("caches.keys()")
+    page.locator("#offline-offer").get_by_role("button", name="Turn off").click()
+    page.wait_for_function("() => caches.keys().then((k) => !k.includes('offline-engine'))")
+    page.wait_for_selector("#offline-offer:has-text('Make rulings work offline')")
