@@ -16,8 +16,13 @@ It serves the site with `make serve` and opens, in headless Debian Chromium as a
   unit (the first battle) to the verdict on the line, and to the frame after it is drawn, with the
   tasks in between.
 
+`--slow` opens the start on a phone slowed down for real (DevTools' slow 4G and 4× slower CPU,
+Lighthouse's phone): when the page paints and when its verdict is drawn there.
 `--against DIR` serves a second checkout (built) and measures it right after this one in each
-run, so both see the same machine load. Numbers only: nothing here is asserted."""
+run, so both see the same machine load. `--trace FILE` measures nothing: it reads a trace
+Lighthouse kept (`bench/lighthouse.py --trace`) and lists its tasks after the first paint as
+Lighthouse's simulation counts them (wall time × 4, × 2 for a task that laid the page out).
+Numbers only: nothing here is asserted."""
 
 from __future__ import annotations
 
@@ -126,6 +131,42 @@ def tasks(events: list[dict[str, Any]], since: float, until: float, shortest: fl
     return out
 
 
+def lantern_ms(t: dict[str, Any]) -> float:
+    """A task as Lighthouse's phone simulation counts it: its wall time × 4, or × 2 when it laid the
+    page out (Lantern's layout multiplier); under 10 ms of wall time it is left out of its graph."""
+    return 0.0 if t["wall"] < 10 else t["wall"] * (SLOWDOWN / 2 if t["kinds"].get("layout") else SLOWDOWN)
+
+
+def read_lighthouse(path: Path) -> None:
+    """The tasks of a Lighthouse trace (bench/lighthouse.py --trace) from its first paint on, each
+    with what Lighthouse's simulation makes of it, and the blocking time that adds up to."""
+    data = json.loads(path.read_text())
+    everything = data["traceEvents"] if isinstance(data, dict) else data
+    events = main_thread(everything)
+    fcp = min((e["ts"] for e in everything if e.get("name") == "firstContentfulPaint"), default=events[0]["ts"])
+    start = next(e["ts"] for e in events if e["name"] in ("ParseHTML", "RunTask"))
+    found = tasks(events, fcp, events[-1]["ts"], 5.0)
+    print(f"{path.name}: first paint {(fcp - start) / 1000:.0f} ms into the trace; tasks of 5 ms or more after it:")
+    total = 0.0
+    for t in found:
+        simulated = lantern_ms(t)
+        total += max(0.0, simulated - LONG)
+        print(f"  +{(t['at'] - fcp) / 1000:6.0f} ms  simulated {simulated:5.0f}  {task_line(t)}{top_script(events, t)}")
+    print(f"blocking (simulated, every task after the first paint): {total:.0f} ms")
+
+
+def top_script(events: list[dict[str, Any]], t: dict[str, Any]) -> str:
+    """The first script a task ran: its function and file (where the task's time went)."""
+    for e in events:
+        if e["ts"] >= t["at"] and e["name"] in ("FunctionCall", "EvaluateScript", "v8.evaluateModule"):
+            if e["ts"] > t["at"] + t["wall"] * 1000:
+                return ""
+            data = e.get("args", {}).get("data", {})
+            url = str(data.get("url", "")).rsplit("/", 1)[-1].split("?")[0]
+            return f"; runs {data.get('functionName') or e['name']} {url}".rstrip()
+    return ""
+
+
 def blocking(found: list[dict[str, Any]], key: str) -> float:
     return sum(max(0.0, SLOWDOWN * t[key] - LONG) for t in found)
 
@@ -140,10 +181,28 @@ def traced(browser: Any, page: Any, out: Path, run: Any) -> list[dict[str, Any]]
     return main_thread(data["traceEvents"] if isinstance(data, dict) else data)
 
 
-def measure_start(browser: Any, base: str, folder: Path) -> dict[str, Any]:
+# Lighthouse's phone as DevTools applies it for real ("slow 4G": its request latency, its
+# throughputs in kbit/s) and its 4× slower CPU.
+SLOW_NETWORK = {"offline": False, "latency": 562.5, "downloadThroughput": 1474.56 * 1024 / 8,
+                "uploadThroughput": 675 * 1024 / 8}
+
+
+def slow_down(context: Any, page: Any) -> None:
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
+
+
+def measure_start(browser: Any, base: str, folder: Path, slow: bool = False) -> dict[str, Any]:
+    """The builder opened on the standard dispute's link; `slow`: on a throttled phone (the
+    network and the CPU slowed down as Lighthouse's phone is, for real: its times are a slow
+    phone's, its tasks' CPU is 4× too)."""
     with browser.new_context(**PHONE, service_workers="block") as context:
         page = context.new_page()
         page.add_init_script(OBSERVE)
+        if slow:
+            slow_down(context, page)
 
         def run() -> None:
             page.goto(base + PAGES["builder with a situation"])
@@ -219,6 +278,10 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="a second checkout (built), measured right after this one in each run")
     parser.add_argument("--only", choices=["start", "tap"], help="measure only the start or only the tap")
+    parser.add_argument("--slow", action="store_true",
+                        help="the start on a throttled phone (slow 4G, 4× slower CPU): when it paints and rules")
+    parser.add_argument("--trace", type=Path, metavar="FILE",
+                        help="measure nothing: read a trace Lighthouse kept (bench/lighthouse.py --trace)")
     return parser.parse_args(argv)
 
 
@@ -232,6 +295,9 @@ def main(argv: list[str] | None = None) -> None:
     from playwright.sync_api import sync_playwright
 
     args = options(argv)
+    if args.trace:
+        read_lighthouse(args.trace)
+        return
     servers = {"": REPO} if args.against is None else {"now    ": REPO, "before ": args.against.resolve()}
     seen: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     with ExitStack() as stack:
@@ -247,8 +313,10 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.runs):
             for label, base in bases.items():
                 if args.only != "tap":
-                    m = measure_start(browser, base, folder)
+                    m = measure_start(browser, base, folder, args.slow)
                     report_start(label, m)
+                    seen[label]["start: first paint (ms)"].append(m["fcp"] or 0)
+                    seen[label]["start: verdict drawn (ms)"].append(m["verdicts"][0][1])
                     seen[label]["start: blocking at 4× on CPU time (ms)"].append(m["tbt_cpu"])
                     seen[label]["start: longest task, CPU ms"].append(max((t["cpu"] for t in m["tasks"]), default=0))
                     seen[label]["start: every task's CPU, summed (ms)"].append(sum(t["cpu"] for t in m["tasks"]))

@@ -55,8 +55,9 @@ PAGES = {
 }
 
 
-def audit(url: str, name: str, desktop: bool, label: str = "") -> dict:
-    """Lighthouse's report on `url` (kept as `<page>-<form factor>[-<label>].json` under OUT)."""
+def audit(url: str, name: str, desktop: bool, label: str = "", trace: bool = False) -> dict:
+    """Lighthouse's report on `url` (kept as `<page>-<form factor>[-<label>].json` under OUT; with
+    `trace`, its trace beside it as `….trace.json`)."""
     tag = f"-{label.strip()}" if label.strip() else ""
     report = OUT / f"{name.replace(' ', '-')}-{'desktop' if desktop else 'phone'}{tag}.json"
     report.unlink(missing_ok=True)
@@ -65,6 +66,8 @@ def audit(url: str, name: str, desktop: bool, label: str = "") -> dict:
                "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run"]
     if desktop:
         command.append("--preset=desktop")
+    if trace:
+        command.append("--save-assets")  # writes <report minus .json>-0.trace.json
     # On a loaded machine Lighthouse now and then loses its trace (NO_NAVSTART): once more, then give up.
     for attempt in (1, 2):
         done = subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROMIUM})
@@ -84,6 +87,8 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=1, help="audit each page this many times")
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="also serve the checkout DIR (built) and audit it after this one in each run")
+    parser.add_argument("--trace", action="store_true",
+                        help="keep each audit's trace beside its report (bench/builder_start.py --trace reads one)")
     return parser.parse_args(argv)
 
 
@@ -123,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
             for name, path in pages.items():
                 for desktop in forms:
                     for label, port in ports.items():
-                        result = audit(f"http://127.0.0.1:{port}{path}", name, desktop, label)
+                        result = audit(f"http://127.0.0.1:{port}{path}", name, desktop, label, args.trace)
                         version = result["lighthouseVersion"]
                         print(report_line(label, name, desktop, result), flush=True)
         print(f"Lighthouse {version}, {Path(CHROMIUM).name} "
