@@ -490,6 +490,32 @@ def test_an_empty_builder_paints_its_line_before_the_script_and_keeps_no_room_fo
     assert page.evaluate("window.__shifts") == []
 
 
+# Each time the page writes its address (the share link), and whether the player had acted by then.
+LINK_WRITES = """window.__writes = []; window.__acted = false;
+  document.addEventListener('pointerdown', () => { window.__acted = true; }, true);
+  for (const name of ['replaceState', 'pushState']) {
+    const write = history[name].bind(history);
+    history[name] = (...args) => { window.__writes.push([name, window.__acted]); return write(...args); };
+  }"""
+
+
+def test_the_start_keeps_the_link_it_opened_and_the_first_change_writes_it(phone_page, live_server):
+    """The address bar already holds the situation of the link opened: the start does not write it
+    again (an encoding and a history entry replaced, in the middle of the start); the player's first
+    change does, as before."""
+    page = phone_page
+    page.add_init_script(LINK_WRITES)
+    link = share_link(DISPUTE_LINK)
+    page.goto(live_server + link)
+    page.wait_for_selector("#builder.ready")
+    settled(page)
+    assert page.url.endswith(link)
+    page.locator("#b-swap").tap()
+    page.wait_for_function("() => location.hash.startsWith('#z=')")
+    assert page.evaluate("window.__writes") == [["replaceState", True]]
+    assert page.locator("#b-summary").inner_text().startswith("Armor F5 → Infantry F3")
+
+
 def test_a_link_without_a_battle_keeps_its_line_in_place_until_the_player_acts(phone_page, live_server):
     """A link whose units have no attacker and target: the room the page kept under the line for
     a battle's actions stays until the player's next tap (the line never moves by itself), then

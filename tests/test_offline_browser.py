@@ -40,10 +40,20 @@ SAVED = {"title": "Kept for the table", "units": [
     {"id": "u2", "side": "axis", "type": "armor", "row": 4, "col": 10, "figures": 3}], "attacker": "u1", "target": "u2"}
 
 
+# Whether the page's builder (if any) was ready each time the page registered its service worker.
+REGISTERED = """window.__registered = [];
+  const register = ServiceWorkerContainer.prototype.register;
+  ServiceWorkerContainer.prototype.register = function (...args) {
+    window.__registered.push(document.getElementById('builder')?.classList.contains('ready') ?? null);
+    return register.apply(this, args);
+  };"""
+
+
 def first_visit(context: Any, live_server: str, path: str = "/") -> Any:
     """A page of the site (the home page, or the link a friend shared), online, until its service
     worker is installed (the reference precached)."""
     page = context.new_page()
+    page.add_init_script(REGISTERED)
     page.goto(live_server + path)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     return page
@@ -74,6 +84,14 @@ def visited(browser: Any, live_server: str, shared_link: str) -> Iterator[Any]:
     any service worker of the site controlled it); the tests that then cut the network share it."""
     with shared_phone(browser, lambda context: first_visit(context, live_server, shared_link)) as context:
         yield context
+
+
+def test_on_the_builder_the_service_worker_is_installed_once_the_builder_is_ready(visited):
+    """Caching the reference for offline use (a few hundred requests) waits on the builder's page
+    until the builder is ready (its modules, its data, the link's ruling drawn): it registered the
+    worker once, then."""
+    first = visited.pages[0]
+    assert first.evaluate("window.__registered") == [True]
 
 
 def test_a_saved_situation_opened_on_the_first_visit_is_kept_for_offline_use(visited, live_server, shared_link):

@@ -13,7 +13,7 @@ import {playFields, rulingDoc, situationDoc} from './builder-state.js';
 import {nextTask} from './builder-view.js';
 
 export class Requests {
-  /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {ruling, …}. */
+  /** `api`: the endpoint URLs of the page data; `redraw`: the controller's {verdict, overlay, rulingBody, …}. */
   constructor({store, api, redraw}) {
     Object.assign(this, {store, api, redraw});
     this.controller = null;
@@ -93,10 +93,14 @@ export class Requests {
       store.commit();
       return;
     }
-    // The verdict on the line first, the whole ruling (its tabs, the line of sight on the board) in
-    // a task of its own: two short tasks on a slow phone, not one long one.
+    // The verdict on the line first, then the line of sight (and the rest) on the board, then the
+    // whole ruling under the line (its parts, its tabs), each in a task of its own: three short
+    // tasks on a slow phone, not one long one.
     this.redraw.verdict();
     await nextTask();
-    if (!signal.aborted) this.redraw.ruling();
+    if (signal.aborted) return;
+    this.redraw.overlay();
+    await nextTask();
+    if (!signal.aborted) this.redraw.rulingBody();
   }
 }

@@ -37,6 +37,14 @@ export class Ruling {
   }
 
   render() {
+    this.renderBody();
+    this.redraw.overlay();
+    this.renderSummary();
+  }
+
+  /** The whole ruling under the line: its parts, the Roll tab, the tabs (without what it draws on
+   * the board: redraw.overlay). */
+  renderBody() {
     const {store, redraw} = this;
     const attacker = store.attacker();
     const target = store.target();
@@ -49,8 +57,6 @@ export class Ruling {
     });
     this.rollTab.render(ruling, attacker, target);
     this.renderTabs(ruling);
-    redraw.overlay();
-    this.renderSummary();
   }
 
   /** The ruling's parts as tabs: only the chosen part shows, so the board stays on screen. */

@@ -32,7 +32,7 @@ export class Store {
     partial: false, // of which the battle's answer is in (results holds it alone)
   };
 
-  /** `boards` and `faces` from the page data; `onCommit({push, refresh})` is the controller's. */
+  /** `boards` and `faces` from the page data; `onCommit({push, refresh, draw, link})` is the controller's. */
   constructor({boards, faces, content, onCommit}) {
     this.boards = boards;
     this.faces = faces;
@@ -71,13 +71,14 @@ export class Store {
   }
 
   /** Hand the change to the controller: redraw (unless `draw` is false: the start draws in steps
-   * of its own), and (unless `refresh` is false) ask again. */
-  commit({push = false, refresh = true, draw = true} = {}) {
+   * of its own), (unless `refresh` is false) ask again, and (unless `link` is false: the address
+   * bar already holds this situation) write the link. */
+  commit({push = false, refresh = true, draw = true, link = true} = {}) {
     if (refresh) {
       this.#ui.pending = true;
       this.#ui.partial = false;
     }
-    this.onCommit({push, refresh, draw});
+    this.onCommit({push, refresh, draw, link});
   }
 
   // -- the whole situation --------------------------------------------------------------------

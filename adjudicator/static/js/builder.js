@@ -89,16 +89,18 @@ function assemble(data) {
     all: () => parts.view.render(),
     sheet: () => withFocusKept(() => parts.sheet.render()),
     ruling: () => withFocusKept(() => parts.ruling.render()),
+    rulingBody: () => withFocusKept(() => { parts.ruling.renderBody(); parts.ruling.renderSummary(); }),
     verdict: () => withFocusKept(() => parts.ruling.renderSummary()),
     overlay: () => parts.overlay.draw(),
     dock: () => parts.view.fitDock(),
   };
-  const store = new Store({boards: data.boards, faces: faces.names, content, onCommit: ({push, refresh, draw}) => {
+  const onCommit = ({push, refresh, draw, link}) => {
     // The rulings are asked first: they are on their way while the change is drawn.
     if (refresh) parts.requests.schedule();
     if (draw) parts.view.render();
-    if (!readonly) parts.share.scheduleUrl(push);
-  }});
+    if (!readonly && link) parts.share.scheduleUrl(push);
+  };
+  const store = new Store({boards: data.boards, faces: faces.names, content, onCommit});
   const board = new BoardView($('#board'), $('#board-wrap'), content,
     {onActivate: (row, col, keyboard) => onHex(row, col, keyboard),
       onKey: (row, col, event) => parts.keys.onHex(row, col, event)});
@@ -209,7 +211,9 @@ const idle = () => new Promise((resolve) => {
 async function readSituation({store, share, readonly}, data) {
   const situation = readonly ? data.saved.situation : await share.readLocation();
   if (situation) store.load(situation);
-  store.commit({push: false, draw: false}); // the rulings leave now; drawn below
+  // The rulings leave now; drawn below. The link opened already holds the situation: it is
+  // written again at the first change (not rewritten in the middle of the start).
+  store.commit({push: false, draw: false, link: !situation});
   return situation;
 }
 
