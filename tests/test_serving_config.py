@@ -106,6 +106,7 @@ def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_q
     settings = from_env({"ENGINE_WORK_BUDGET": "1234"}, instance=tmp_path / "instance", port=5999)
     conf = nginx.render(settings, {}, build="b1d")
     assert f"worker_processes {len(os.sched_getaffinity(0))};" in conf  # one per core it may use
+    assert "multi_accept on;" in conf  # every waiting connection taken at once under a flood of them
     assert 'proxy_cache_key "b1d/1234|$uri|$content_type|$content_length|$answer_body";' in conf
     body = re.search(r'map \$content_length \$answer_body \{\s*"~([^"]*)" \$request_body;\s*default "";', conf)[1]
     assert "proxy_cache_valid 200 " in conf and "proxy_cache_valid any" not in conf

@@ -84,6 +84,7 @@ daemon off;
 
 events {{
     worker_connections {limits.WORKER_CONNECTIONS};
+    multi_accept on;
 }}
 
 http {{
