@@ -164,7 +164,8 @@ def palette(catalogue: Catalogue, rb: Rulebook) -> dict[str, Any]:
                     "resupply_requires_rule": rules.resupply_requires_rule, "nation": rules.nation,
                 })
             if isinstance(rules, CardRules):
-                # A card with dice of its own (Air Power, Barrage) attacks with no unit (issue #14 C).
+                # A card with dice of its own (Air Power, Barrage) attacks with no unit
+                # (``fixed_dice``: rules air_power, barrage).
                 # What "Play a card" asks before /api/v1/order can answer: a section (the card's, or one
                 # chosen), the card Counter-Attack copies, the faces whose dice order units (Their
                 # Finest Hour: ``rolls``, empty for every other card).
