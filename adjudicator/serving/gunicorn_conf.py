@@ -14,7 +14,7 @@ a worker's first search took 24 s at a load average of 19), then freezes its sta
 are hundreds of thousands of objects that live as long as the process, and a full collection
 otherwise walks them all (~55 ms) in the middle of some request. Its app is wrapped so that a
 request nginx gave up on while it waited on the socket is dropped, not computed
-(``abandoned.py``). Each worker runs ``WORKER_NICE`` below nginx's CPU priority (see there)."""
+(``abandoned.py``). Each worker runs on the CPU nginx leaves (``WORKER_POLICY``, see there)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from typing import Any
 from werkzeug.test import Client
 
 from adjudicator.serving.abandoned import drop_abandoned
-from adjudicator.serving.settings import APP_TIMEOUT, WORKER_NICE
+from adjudicator.serving.settings import APP_TIMEOUT, WORKER_POLICY
 
 worker_class = "sync"
 timeout = APP_TIMEOUT
@@ -59,8 +59,8 @@ def warm_up(app: Any, alive: Any = None) -> None:
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """A new worker yields the CPU to nginx (``WORKER_NICE``)."""
-    os.nice(WORKER_NICE)
+    """A new worker yields the CPU to nginx (``WORKER_POLICY``)."""
+    os.sched_setscheduler(0, WORKER_POLICY, os.sched_param(0))
 
 
 def post_worker_init(worker: Any) -> None:

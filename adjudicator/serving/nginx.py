@@ -19,7 +19,7 @@ nginx stands in front of gunicorn and does what a sync worker must never do itse
 
 It runs one worker process per core it may use (nginx's ``auto`` counts every core of the
 machine, also those ``taskset`` or a container's cpuset keeps it off), and the gunicorn workers
-yield the CPU to it (``WORKER_NICE``).
+run on the CPU it leaves (``WORKER_POLICY``).
 
 Everything it writes (pid, temporary bodies, error log) stays in ``<instance>/run/``, so two
 clones, or two servers of a test run, never share a file."""

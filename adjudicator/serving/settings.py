@@ -87,12 +87,16 @@ ANSWER_BODY_LIMIT = 10_000
 key (the body included) in the proxy buffer (``proxy_buffer_size``, 16 KB): a longer key is
 refused with an error logged for every request. A power of ten, so nginx can tell by the number
 of digits of ``Content-Length``; a builder's ruling is 1-3 KB, an imported scenario's 5-30 KB."""
-WORKER_NICE = 10
-"""How much lower the gunicorn workers' CPU priority is than nginx's. nginx spends microseconds
-on a request (a static file, a kept answer, a 429) and a worker milliseconds (a ruling): when
-rulings keep both cores busy, the kernel still gives nginx the CPU first, so pages and kept
-answers stay fast while the rulings share what is left (``bench/load.py``: the rule page's p99
-under the costliest ``/fire-map`` went from 22 to 12 ms)."""
+WORKER_POLICY = os.SCHED_IDLE
+"""The gunicorn workers' CPU scheduling policy: they run on the CPU nginx leaves. nginx spends
+microseconds on a request (a static file, a kept answer, a 429) and a worker milliseconds (a
+ruling). A lower ``nice`` only shrinks the workers' share: a woken nginx still waits for the
+running ruling's time slice, which doubled the pages' p99 while the costliest ``/fire-map`` kept
+the workers busy. Under ``SCHED_IDLE`` the kernel hands the core to nginx the moment it wakes, and
+the workers still use every cycle nothing else wants (``bench/load.py``, 64 connections, rule
+page p99 under that attack: 2.5-3.4 times its unattacked p99 at ``nice 10``, 1.0-1.4 times now).
+Anything else the machine runs at normal priority comes first too (PostgreSQL, whose answers the
+workers wait for anyway): the stack is meant to have its machine to itself."""
 
 
 def _rate(environ: Mapping[str, str], name: str, default: Rate) -> Rate:
