@@ -23,6 +23,11 @@ TEST_TMP := /tmp/adjudicator-pytest-$(shell printf '%s' "$(CURDIR)" | sha256sum 
 PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adjudicator/offline_engine.py)
 PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.wasm
 
+# The builder's modules as one file, and esbuild, which makes it (the rules are below).
+BUNDLER := adjudicator/bundle
+ESBUILD := $(BUNDLER)/node_modules/.bin/esbuild
+BUNDLE  := adjudicator/static/js/builder.bundle.js
+
 # Python writes its bytecode caches (gitignored) even where the caller's environment asks it not to:
 # without them every process (each gunicorn worker, each test subprocess) recompiles the package.
 unexport PYTHONDONTWRITEBYTECODE
@@ -53,16 +58,16 @@ $(STAMP): pyproject.toml | $(BIN)/uv
 INSTANCE := $(or $(ADJUDICATOR_INSTANCE),instance)
 BUILT    := $(INSTANCE)/.built
 SOURCES  := $(shell find content adjudicator -type f \( -name '*.md' -o -name '*.yaml' -o -name '*.py' \) \
-              -not -path '*/static/*')
+              -not -path '*/static/*' -not -path '*/node_modules/*')
 
 build: $(BUILT)
 
 # (a read-only instance folder is served as it is: no stamp there, `flask build` says so each time)
-$(BUILT): $(SOURCES) $(STAMP) $(PYODIDE)
+$(BUILT): $(SOURCES) $(STAMP) $(PYODIDE) $(BUNDLE)
 	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) build
 	@touch $@ 2>/dev/null || true
 
-# Debian's npm, installed when missing: it fetches Pyodide and the JavaScript linter.
+# Debian's npm, installed when missing: it fetches Pyodide, esbuild and the JavaScript linter.
 NPM := @command -v npm >/dev/null 2>&1 || { \
 	  echo "installing Debian's npm"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
@@ -75,6 +80,17 @@ $(PYODIDE): | $(STAMP)
 	cd instance/npm && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null && tar xzf pyodide-$(PYODIDE_VERSION).tgz
 	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) offline build --pyodide-from instance/npm/package
 	rm -rf instance/npm
+
+# The builder's modules as one minified file (adjudicator/bundle.py), made again whenever a module
+# changes, by esbuild at the version adjudicator/bundle/package-lock.json pins (installed once into
+# adjudicator/bundle/node_modules/, ignored by git). The bundle is generated, never in git.
+$(ESBUILD): $(BUNDLER)/package.json $(BUNDLER)/package-lock.json
+	$(NPM)
+	cd $(BUNDLER) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(BUNDLE): $(filter-out $(BUNDLE),$(wildcard adjudicator/static/js/*.js)) adjudicator/bundle.py $(ESBUILD) | $(STAMP)
+	$(BIN)/python -m adjudicator.bundle
 
 check: $(STAMP)
 	ADJUDICATOR_SKIP_BUILD=1 $(FLASK) content check
@@ -140,7 +156,7 @@ lint: $(STAMP) $(ESLINT)
 	$(JSLINT)
 
 # PostgreSQL on loopback for the storage tests (installs Debian's postgresql when missing).
-test: $(STAMP) $(PYODIDE) $(ESLINT) browser nginx
+test: $(STAMP) $(PYODIDE) $(BUNDLE) $(ESLINT) browser nginx
 	$(BIN)/ruff check adjudicator tests bench
 	$(BIN)/mypy adjudicator/engine
 	$(BIN)/mypy adjudicator
@@ -150,5 +166,5 @@ test: $(STAMP) $(PYODIDE) $(ESLINT) browser nginx
 	  mkdir -p $(TEST_TMP) && TEST_DATABASE_URL="$$url" PYTEST_DEBUG_TEMPROOT=$(TEST_TMP) PYTHONUNBUFFERED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
-	rm -rf $(VENV) $(JSTOOLS)/node_modules $(BENCHJS)/node_modules instance/*.db instance/*.db-* instance/index instance/.built instance/run \
+	rm -rf $(VENV) $(JSTOOLS)/node_modules $(BENCHJS)/node_modules $(BUNDLER)/node_modules $(BUNDLE) instance/*.db instance/*.db-* instance/index instance/.built instance/run \
 	  instance/artifacts adjudicator/static/offline build/static build/pages $(TEST_TMP)

@@ -3,7 +3,6 @@ surviving a restart), boards, and ``.m44`` import, including every 4xx."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import re
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.bundle import BUNDLE, STATIC, bundle
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.web import builder_data, m44_upload, saved_document, situations
 from tests.conftest import make_app, seed_instance
@@ -52,7 +52,7 @@ def test_builder_page_has_board_palette_and_noscript(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<noscript>" in html and "/api/v1/openapi.json" in html
-    assert re.search(r'<script type="module" src="/static/js/builder\.js\?v=\w+">', html)
+    assert re.search(r'<script type="module" src="/static/js/builder\.bundle\.js\?v=\w+"', html)
     data = page_data(html, client)
     assert set(data["boards"]) == set(BOARDS)
     assert data["saved"] is None
@@ -136,35 +136,25 @@ def test_examples_are_read_once_per_process(app, monkeypatch):
     assert reads == []
 
 
-def test_builder_modules_are_imported_by_content_hashed_urls(client):
-    response = client.get("/builder")
-    html = response.get_data(as_text=True)
-    text = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
-    imports = json.loads(text)["imports"]
-    for name in ("builder-board.js", "builder-dom.js", "builder-results.js", "builder-state.js"):
-        assert re.fullmatch(rf"/static/js/{re.escape(name)}\?v=\w{{10}}", imports[f"/static/js/{name}"])
-    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
-    assert f"'sha256-{digest}'" in response.headers["Content-Security-Policy"]
-    assert client.get(imports["/static/js/builder-dom.js"]).headers["Cache-Control"].endswith("immutable")
-
-
-def test_the_builder_page_preloads_its_whole_module_graph_after_the_import_map(client):
-    """Every module builder.js imports, directly or not, is a modulepreload link of the page, by the
-    URL the import map sends it to (one round trip for the whole graph, not one per level of
-    imports); nothing else is (the classic scripts and the worker are no modules)."""
+def test_the_builder_page_loads_its_modules_as_one_content_hashed_bundle(client):
+    """One script of the builder's own, the bundle, by its content-hashed URL (cached immutably),
+    at low priority; no module of the sources is asked for by the page itself."""
     html = client.get("/builder").get_data(as_text=True)
-    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))["imports"]
-    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)" fetchpriority="low">', html)
-    folder = Path(__file__).resolve().parent.parent / "adjudicator" / "static" / "js"
-    graph, todo = set(), ["builder.js"]
-    while todo:
-        name = todo.pop()
-        graph.add(name)
-        todo += [n for n in re.findall(r"from '\./([\w-]+\.js)'", (folder / name).read_text()) if n not in graph]
-    assert {"builder-results.js", "builder-controls.js", "offline-engine.js"} <= graph
-    assert sorted(preloaded) == sorted(imports[f"/static/js/{n}"] for n in graph - {"builder.js"})
-    assert html.index("importmap") < html.index("modulepreload")  # a preload before the map would void it
-    assert f'<script type="module" src="{imports["/static/js/builder.js"]}">' in html
+    scripts = re.findall(r'<script type="module" src="([^"]+)" fetchpriority="low"></script>', html)
+    assert len(scripts) == 1 and re.fullmatch(r"/static/js/builder\.bundle\.js\?v=\w{10}", scripts[0])
+    assert "modulepreload" not in html and "importmap" not in html
+    assert not re.search(r'src="/static/js/builder[\w-]*\.js', html)
+    served = client.get(scripts[0])
+    assert served.headers["Cache-Control"].endswith("immutable")
+    assert served.data == (STATIC / BUNDLE).read_bytes()
+
+
+def test_the_bundle_is_built_from_the_modules_as_they_are_now(tmp_path):
+    """The bundle the site serves is what esbuild makes of the sources today: a module edited
+    without `make build` would otherwise leave players on the old code."""
+    out = tmp_path / "bundle.js"
+    bundle(out)
+    assert out.read_bytes() == (STATIC / BUNDLE).read_bytes()
 
 
 def test_board_endpoint(client):

@@ -416,8 +416,8 @@ PAINTS_AND_SHIFTS = """window.__shifts = []; window.__lcp = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__lcp.push({at: e.startTime, cls: e.element?.className || ''});
   }).observe({type: 'largest-contentful-paint', buffered: true});"""
-# The builder's script (its entry module), held back to see what the page paints by itself.
-ENTRY_MODULE = re.compile(r"/static/js/builder\.js\?")
+# The builder's script (its bundle), held back to see what the page paints by itself.
+ENTRY_MODULE = re.compile(r"/static/js/builder\.bundle\.js\?")
 
 
 def painted_without_script(page: Any, url: str, largest: str = "") -> tuple[list[Any], float]:

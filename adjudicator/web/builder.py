@@ -3,80 +3,46 @@
 - ``GET /builder`` — the builder: an SVG board drawn from the engine's geometry and a palette
   generated from the content (``web/builder_data.py``). Both travel as one content-hashed JSON
   asset (``GET /builder/data.json?v=<hash>``, cached for a year), built once per process with the
-  example gallery; the page itself stays a few KB. Its ES modules are imported through an import
-  map of content-hashed URLs, so they are cached immutably too. ``GET /s/<id>`` opens the same
+  example gallery; the page itself stays a few KB. Its ES modules are loaded as one bundle
+  (``adjudicator/bundle.py``) by its content-hashed URL, so it is cached immutably too. ``GET /s/<id>`` opens the same
   page on a saved situation (``web/situations.py``).
 - ``GET /api/v1/board/<kind>`` — one board's hexes, labels and sections."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
-import re
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
+from adjudicator.bundle import BUNDLE, BundlerMissing
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.web.builder_data import board_json, builder_data
 from adjudicator.web.errors import ApiError
-from adjudicator.web.security import CSP, asset_version
+from adjudicator.web.security import asset_version
 
 bp = Blueprint("builder", __name__)
 
 
-def import_map() -> tuple[str, str]:
-    """An import map sending every module under ``static/js`` to its content-hashed URL, and
-    the CSP source that allows exactly this inline map. Modules import each other by plain
-    relative paths; the map makes each of those requests a versioned, immutable one."""
-    cached = current_app.extensions.get("builder_import_map")
+def bundle_url() -> str:
+    """The content-hashed URL of the builder's bundle (``adjudicator/bundle.py``). Low priority on
+    the page: the stylesheets and the first paint come first (at high priority Lighthouse's phone
+    counted the script as blocking the first paint)."""
+    cached = current_app.extensions.get("builder_bundle_url")
     if cached is None:
         folder = current_app.static_folder or ""
-        modules = sorted(p.name for p in (Path(folder) / "js").glob("*.js"))
-        imports = {url_for("static", filename=f"js/{name}"):
-                   url_for("static", filename=f"js/{name}", v=asset_version(folder, f"js/{name}"))
-                   for name in modules}
-        text = json.dumps({"imports": imports}, separators=(",", ":"))
-        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
-        cached = (text, f"'sha256-{digest}'")
-        current_app.extensions["builder_import_map"] = cached
-    return cached
-
-
-IMPORT = re.compile(r"""^(?:import|export)\b[^'"]*?from\s+['"]\./([\w-]+\.js)['"]""", re.MULTILINE)
-
-
-def module_graph(entry: str = "builder.js") -> list[str]:
-    """The content-hashed URLs of ``entry`` and of every module it imports, directly or not, in
-    the order they are found. The page names them all as ``modulepreload`` links, so the browser
-    fetches the whole graph at once instead of one level of imports after another (on a phone on
-    a slow network each level was a round trip before the builder could start). The links are of
-    low priority: the stylesheets and the first paint come first (at high priority Lighthouse's
-    phone counted them as blocking the first paint: 2.1 s instead of 1.2)."""
-    cached = current_app.extensions.get("builder_module_graph")
-    if cached is None:
-        folder = Path(current_app.static_folder or "") / "js"
-        found = [entry]
-        for name in found:
-            for child in IMPORT.findall((folder / name).read_text(encoding="utf-8")):
-                if child not in found:
-                    found.append(child)
-        root = current_app.static_folder or ""
-        cached = [url_for("static", filename=f"js/{n}", v=asset_version(root, f"js/{n}")) for n in found]
-        current_app.extensions["builder_module_graph"] = cached
+        if not (Path(folder) / BUNDLE).is_file():
+            raise BundlerMissing(f"{BUNDLE} is not built: `make build` bundles the builder's modules")
+        cached = url_for("static", filename=BUNDLE, v=asset_version(folder, BUNDLE))
+        current_app.extensions["builder_bundle_url"] = cached
     return cached
 
 
 def builder_page(saved: dict[str, Any] | None) -> Response:
     _, digest = builder_data()
-    map_text, map_source = import_map()
-    html = render_template("builder.html", saved=saved, import_map=map_text, boards=list(BOARDS),
-                           modules=module_graph(), data_url=url_for("builder.data", v=digest))
-    response = Response(html, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = CSP.replace("script-src 'self'", f"script-src 'self' {map_source}")
-    return response
+    html = render_template("builder.html", saved=saved, boards=list(BOARDS), bundle=bundle_url(),
+                           data_url=url_for("builder.data", v=digest))
+    return Response(html, mimetype="text/html")
 
 
 # -- pages -------------------------------------------------------------------------------------

@@ -51,11 +51,12 @@ const code = {
 };
 
 export default [
-  {ignores: ['**/node_modules/', '.venv/', 'instance/', 'adjudicator/static/offline/']},
+  {ignores: ['**/node_modules/', '.venv/', 'instance/', 'adjudicator/static/offline/',
+    'adjudicator/static/js/builder.bundle.js']},
   js.configs.recommended,
   {plugins: {'@stylistic': stylistic}, rules: {...style, ...code}},
   {
-    // ES modules: the builder's, loaded through the page's import map.
+    // ES modules: the builder's, loaded as one bundle (adjudicator/bundle.py).
     files: ['adjudicator/static/js/builder*.js', 'adjudicator/static/js/offline-engine.js'],
     languageOptions: {sourceType: 'module', globals: globals.browser},
   },
