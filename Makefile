@@ -24,7 +24,7 @@ PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\([^"]*\)".*/\1/p' adju
 PYODIDE := adjudicator/static/offline/pyodide-$(PYODIDE_VERSION)/pyodide.asm.wasm
 
 # The builder's modules as one file, and esbuild, which makes it (the rules are below).
-BUNDLER := adjudicator/bundle
+BUNDLER := adjudicator/bundler
 ESBUILD := $(BUNDLER)/node_modules/.bin/esbuild
 BUNDLE  := adjudicator/static/js/builder.bundle.js
 
@@ -82,8 +82,8 @@ $(PYODIDE): | $(STAMP)
 	rm -rf instance/npm
 
 # The builder's modules as one minified file (adjudicator/bundle.py), made again whenever a module
-# changes, by esbuild at the version adjudicator/bundle/package-lock.json pins (installed once into
-# adjudicator/bundle/node_modules/, ignored by git). The bundle is generated, never in git.
+# changes, by esbuild at the version adjudicator/bundler/package-lock.json pins (installed once into
+# adjudicator/bundler/node_modules/, ignored by git). The bundle is generated, never in git.
 $(ESBUILD): $(BUNDLER)/package.json $(BUNDLER)/package-lock.json
 	$(NPM)
 	cd $(BUNDLER) && npm ci --no-audit --no-fund --loglevel=error

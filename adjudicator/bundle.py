@@ -1,6 +1,6 @@
 """The builder's ES modules bundled into one minified file, by esbuild (npm, pinned in
-``adjudicator/bundle/package-lock.json``; the Makefile installs it into
-``adjudicator/bundle/node_modules/`` and runs ``python -m adjudicator.bundle`` whenever a module
+``adjudicator/bundler/package-lock.json``; the Makefile installs it into
+``adjudicator/bundler/node_modules/`` and runs ``python -m adjudicator.bundle`` whenever a module
 changes).
 
 Why: the builder page used to load ``builder.js`` and the 22 modules it imports as 23 requests
@@ -26,7 +26,7 @@ ENTRY = "js/builder.js"
 """The builder's entry module, under ``STATIC``."""
 BUNDLE = "js/builder.bundle.js"
 """The bundle, under ``STATIC`` (the page's one script of the builder's own)."""
-ESBUILD = PACKAGE / "bundle" / "node_modules" / ".bin" / "esbuild"
+ESBUILD = PACKAGE / "bundler" / "node_modules" / ".bin" / "esbuild"
 FLAGS = ("--bundle", "--format=esm", "--minify", "--charset=utf8", "--log-level=warning")
 """ES module out (the page loads it as one), minified, non-ASCII text (→, ✔) kept as UTF-8."""
 
