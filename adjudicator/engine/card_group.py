@@ -20,7 +20,7 @@ from adjudicator.engine.geometry import Hex
 from adjudicator.engine.reasons import Reason, UnitRef
 from adjudicator.engine.resolve import Resolution, resolution_json, resolve_card_attack
 from adjudicator.engine.retreat import RetreatOption
-from adjudicator.engine.rulebook import HexRules, Rulebook
+from adjudicator.engine.rulebook import Rulebook
 from adjudicator.engine.situation import HexState, Situation, Unit
 from adjudicator.engine.wording import hex_ref, say, unit_ref
 
@@ -108,7 +108,7 @@ def _left(situation: Situation, rulebook: Rulebook, unit: Unit) -> Mapping[Hex, 
     """The hexes once ``unit`` has left its own: obstacles removed when their occupant leaves go."""
     state = situation.hex_state(unit.hex)
     kept = tuple(f for f in (state.obstacle, *state.more_obstacles)
-                 if f and not (isinstance(r := rulebook.rules.get(f), HexRules) and r.removed_when_occupant_leaves))
+                 if f and not ((r := rulebook.feature(f)) is not None and r.removed_when_occupant_leaves))
     if kept == tuple(f for f in (state.obstacle, *state.more_obstacles) if f):
         return situation.hexes
     hexes = dict(situation.hexes)

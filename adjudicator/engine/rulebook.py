@@ -552,6 +552,9 @@ class Rulebook:
     def nation(self, entry_id: str) -> NationRules:
         return self._must(entry_id, NationRules)
 
+    def victory(self, entry_id: str) -> VictoryRules:
+        return self._must(entry_id, VictoryRules)
+
     def card(self, entry_id: str | None) -> CardRules | None:
         """The command card ``entry_id``, or None when it is not one (or None)."""
         return self._of(entry_id, CardRules)

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from adjudicator.engine.errors import IllegalSituation
 from adjudicator.engine.reasons import SIDE_ADJECTIVES, HexRef, Reason
-from adjudicator.engine.rulebook import CoreRules, MarkerRules, Rulebook, VictoryRules
+from adjudicator.engine.rulebook import CoreRules, Rulebook, VictoryRules
 from adjudicator.engine.situation import (
     SIDES,
     UNIT_CLASSES,
@@ -107,8 +107,8 @@ def other(side: str) -> str:
 
 def medal_rules(rulebook: Rulebook) -> CoreRules:
     """The core ``medals`` entry: the engine cannot count a score without it."""
-    rules = rulebook.rules.get(MEDALS_ENTRY)
-    if not isinstance(rules, CoreRules) or rules.medals_to_win is None:
+    rules = rulebook.core(MEDALS_ENTRY)
+    if rules is None or rules.medals_to_win is None:
         raise IllegalSituation("scenario", "the content has no medal count (core entry `medals`)")
     return rules
 
@@ -196,8 +196,9 @@ HEROIC_LEADER = "heroic_leader"
 
 def exit_marker(rulebook: Rulebook) -> tuple[str, int]:
     """The marker entry that makes a hex an exit, and what one exiting unit is worth by default."""
-    for entry_id, rules in rulebook.rules.items():
-        if isinstance(rules, MarkerRules) and rules.medals_per_exit is not None:
+    for entry_id in rulebook.ids_of_kind("marker"):
+        rules = rulebook.marker(entry_id)
+        if rules is not None and rules.medals_per_exit is not None:
             return entry_id, rules.medals_per_exit
     raise IllegalSituation("exited", "the content has no exit marker (a marker with `medals_per_exit`)")
 

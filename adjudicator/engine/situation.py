@@ -647,9 +647,7 @@ def parse_scenario(value: Any, board: Board, rulebook: Rulebook) -> Scenario | N
 
 
 def victory_rules(rulebook: Rulebook, kind: str) -> VictoryRules:
-    rules = rulebook.rules[kind]
-    assert isinstance(rules, VictoryRules)
-    return rules
+    return rulebook.victory(kind)
 
 
 def _parse_objective(item: Any, where: str, board: Board, rulebook: Rulebook) -> Objective:
