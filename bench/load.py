@@ -213,6 +213,18 @@ def wrk(url: str, connections: int, seconds: float, script: Path | None) -> dict
             "errors": sum(int(n) for n in errors.groups()) if errors else 0}
 
 
+def paced(script: Path | None, pace_ms: float, work: Path) -> Path | None:
+    """``script`` with wrk's ``delay()`` hook added: each connection waits ``pace_ms`` after an
+    answer, so the load stays below what the stack can answer and the p99 measures what an attack
+    adds rather than the length of a saturated core's queue (docs/measurements.md)."""
+    if not pace_ms:
+        return script
+    wrapper = work / f"paced-{script.stem if script else 'get'}.lua"
+    wrapper.write_text((f"dofile({json.dumps(str(script))})\n" if script else "")
+                       + f"function delay() return {pace_ms:g} end\n")
+    return wrapper
+
+
 def lua_post(path: Path, body: dict[str, Any]) -> Path:
     path.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                     f"wrk.body = [==[{json.dumps(body, separators=(',', ':'))}]==]\n")
@@ -281,6 +293,10 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated subset of " + ", ".join(TARGETS))
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="comma-separated wrk connection counts (default 16,64)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="ms each wrk connection waits after an answer before its next request (default 0: "
+                             "as fast as the stack answers, which saturates the stack's core; 2 at 64 connections "
+                             "is about half of what the rule page's core gives)")
     parser.add_argument("--cores", choices=("split", "shared"),
                         default="split" if len(os.sched_getaffinity(0)) > 1 else "shared",
                         help="split: the stack and wrk on one core, the attacker on the others (default); "
@@ -334,7 +350,7 @@ def main() -> None:
         runs, spent, requests = [], 0.0, 0
         for _ in range(args.repeat):
             before = settled(workers)
-            runs.append(wrk(url, c, args.duration, script))
+            runs.append(wrk(url, c, args.duration, paced(script, args.pace, work)))
             spent += cpu_seconds(workers) - before
             requests += runs[-1]["requests"]
         result = sorted(runs, key=lambda run: run["p99"])[len(runs) // 2]
@@ -356,7 +372,8 @@ def main() -> None:
     else:
         placed = "everything on every core, attackers at nice 10"
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; {args.workers} gunicorn sync "
-          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run, median p99 of {args.repeat}; {placed}")
+          f"workers behind nginx; wrk 2 threads, {args.duration:g} s a run, median p99 of {args.repeat}; {placed}"
+          + (f"; each connection {args.pace:g} ms between an answer and its next request" if args.pace else ""))
     print(f"{'target':15} {'c':>3} {'attack':15} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
           f"{'non-2xx':>8} {'errors':>6} {'CPU ms':>7} {'RSS MB':>9}")
     hello_instance = REPO / "instance" / "bench-hello"
