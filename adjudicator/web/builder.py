@@ -4,8 +4,8 @@
   generated from the content (``web/builder_data.py``). Both travel as one content-hashed JSON
   asset (``GET /builder/data.json?v=<hash>``, cached for a year), built once per process with the
   example gallery; the page itself stays a few KB. Its ES modules are loaded as one bundle
-  (``adjudicator/bundle.py``) by its content-hashed URL, so it is cached immutably too. ``GET /s/<id>`` opens the same
-  page on a saved situation (``web/situations.py``).
+  (``adjudicator/bundle.py``) by its content-hashed URL, so it is cached immutably too.
+  ``GET /s/<id>`` opens the same page on a saved situation (``web/situations.py``).
 - ``GET /api/v1/board/<kind>`` — one board's hexes, labels and sections."""
 
 from __future__ import annotations
