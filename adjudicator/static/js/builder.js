@@ -263,6 +263,10 @@ async function finish(parts, offered) {
   await Promise.race([offered, new Promise((resolve) => { setTimeout(resolve, 1500); })]);
   $('#builder').classList.add('listed');
   $('#builder').classList.add('ready');
+  // The service worker's install (a precache of a few hundred requests) waits for this
+  // (sw-register.js), so it never competes with the start.
+  await idle();
+  document.dispatchEvent(new Event('builder-ready'));
 }
 
 /** The start, in short tasks, the one the player waits for first: the situation read and its

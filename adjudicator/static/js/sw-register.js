@@ -8,27 +8,15 @@
 (function () {
   'use strict';
 
-  /** Resolves once the builder (if this page is one) says it is ready: its class `ready`, or after
-   * WAIT ms whatever happens (a builder whose data never came still installs the worker). */
+  /** On the builder, the worker waits until builder.js says it is ready and the browser idle
+   * ('builder-ready'), or WAIT ms whatever happens (a builder whose data never came still installs
+   * it). This script runs before the builder's module (deferred, earlier in the page): the event
+   * cannot be missed. */
   const WAIT = 10000;
-  function builderReady() {
-    const builder = document.getElementById('builder');
-    if (!builder || builder.classList.contains('ready')) return Promise.resolve();
-    return new Promise((resolve) => {
-      const seen = new MutationObserver(() => {
-        if (!builder.classList.contains('ready')) return;
-        seen.disconnect();
-        resolve();
-      });
-      seen.observe(builder, {attributes: true, attributeFilter: ['class']});
-      setTimeout(resolve, WAIT);
-    });
-  }
-
-  const idle = () => new Promise((resolve) => {
-    if (window.requestIdleCallback) requestIdleCallback(() => resolve(), {timeout: 2000});
-    else setTimeout(resolve, 0);
-  });
+  const builderReady = document.getElementById('builder') ? new Promise((resolve) => {
+    document.addEventListener('builder-ready', () => resolve(), {once: true});
+    setTimeout(resolve, WAIT);
+  }) : Promise.resolve();
 
   function register() {
     navigator.serviceWorker.register('/sw.js').catch(() => {});
@@ -40,9 +28,6 @@
   }
 
   if ('serviceWorker' in navigator) {
-    window.addEventListener('load', () => {
-      if (document.getElementById('builder')) builderReady().then(idle).then(register);
-      else register();
-    });
+    window.addEventListener('load', () => { builderReady.then(register); });
   }
 })();
