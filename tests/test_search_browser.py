@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import PHONE, PHONE_DEVICE, save_screenshot
@@ -94,6 +96,9 @@ def test_search_works_without_javascript(browser, live_server):
         page.wait_for_url("**/search?q=tanks")
         assert page.locator(".result-link").first.inner_text() == "Armor"
         page.locator(".facets a", has_text="Obstacles").first.click()
+        # the address changes before the new page is parsed: wait for it whole (on a loaded
+        # machine the list was read once before any result was there)
+        page.wait_for_url(re.compile(r"[?&]kind=obstacle\b"), wait_until="load")
         assert "kind=obstacle" in page.url
         badges = page.locator(".result .badge").all_inner_texts()
         assert badges and set(badges) == {"Obstacle"}
