@@ -16,6 +16,7 @@ offline engine's worker) are unchanged. Run as ``python -m adjudicator.bundle [O
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,11 +36,38 @@ class BundlerMissing(RuntimeError):
     """esbuild is not installed: ``make build`` installs it."""
 
 
-def bundle(out: Path) -> None:
-    """Write the bundle of ``ENTRY`` and everything it imports to ``out``."""
+def bundle(out: Path, metafile: Path | None = None) -> None:
+    """Write the bundle of ``ENTRY`` and everything it imports to ``out`` (and, given
+    ``metafile``, esbuild's account of its inputs there)."""
     if not ESBUILD.exists():
         raise BundlerMissing(f"{ESBUILD} is missing: `make build` installs it (npm ci in {ESBUILD.parents[2]})")
-    subprocess.run([str(ESBUILD), str(STATIC / ENTRY), *FLAGS, f"--outfile={out}"], check=True)
+    meta = [f"--metafile={metafile}"] if metafile else []
+    subprocess.run([str(ESBUILD), str(STATIC / ENTRY), *FLAGS, *meta, f"--outfile={out}"], check=True)
+
+
+IMPORTED = re.compile(r"""\b(?:import|export)\b[^'";]*?\bfrom\s*['"](\.\.?/[^'"]+)['"]"""
+                      r"""|\bimport\s*\(?\s*['"](\.\.?/[^'"]+)['"]""")
+"""A static ``import … from './x.js'`` / ``export … from``, a bare ``import './x.js'`` or a
+dynamic ``import('./x.js')``: what esbuild follows from ``ENTRY`` into the bundle."""
+
+
+def sources(static: Path = STATIC) -> frozenset[str]:
+    """The modules the bundle is made of (``ENTRY`` and every module it imports, under
+    ``static``), as paths relative to ``static``: the pages load none of them on their own, so
+    the service worker need not keep them (``web.offline.precache_urls``). A test checks this
+    list against the inputs esbuild itself reports."""
+    found: set[str] = set()
+    waiting = [ENTRY]
+    while waiting:
+        name = waiting.pop()
+        if name in found:
+            continue
+        found.add(name)
+        text = (static / name).read_text(encoding="utf-8")
+        for match in IMPORTED.finditer(text):
+            target = (static / name).parent / (match[1] or match[2])
+            waiting.append(target.resolve().relative_to(static.resolve()).as_posix())
+    return frozenset(found)
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ def test_the_precache_holds_each_static_file_once_and_no_offline_engine_file(cli
     static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
     assert len(static) == len(set(static)), "a static file is downloaded twice"
     assert all("?v=" in u for u in urls if u.startswith("/static/"))
-    assert "/static/js/engine-worker.js" in static and "/static/js/offline-engine.js" in static
+    assert "/static/js/engine-worker.js" in static and "/static/js/builder.bundle.js" in static
     assert not [u for u in urls if u.startswith("/static/offline/")]
     assert "/api/v1/offline-engine" in urls
 

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from adjudicator import REPO_ROOT
+from adjudicator.bundle import sources
 from adjudicator.config import current
 from adjudicator.content.documents import KIND_LABELS, SOURCES
 from adjudicator.content.loader import Catalogue
@@ -39,6 +40,12 @@ def static_files(static_folder: str) -> list[str]:
         str(p.relative_to(root)) for p in root.rglob("*")
         if p.is_file() and p.relative_to(root).parts[0] != OFFLINE_DIR
     )
+
+
+@cache
+def bundled_sources(static_folder: str) -> frozenset[str]:
+    """The static files the builder's bundle is made of (the pages load only the bundle)."""
+    return sources(Path(static_folder))
 
 
 @cache
@@ -68,9 +75,13 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     urls.append(url_for("builder.data", v=builder_data()[1]))  # the builder's palette, boards, examples
     urls.append(url_for("offline.offline_engine"))
     # Each static file once, under the URL pages use (with its content hash); the worker answers
-    # a request for the same file without the hash from that entry.
+    # a request for the same file without the hash from that entry. The builder's modules are
+    # left out: the page loads them as one bundle (``adjudicator.bundle``), and only the bundle
+    # is kept (85 KB gzipped, 24 requests fewer on a first visit).
+    bundled = bundled_sources(static_folder)
     for name in static_files(static_folder):
-        urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
+        if name not in bundled:
+            urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
     return list(dict.fromkeys(urls))
 
 
