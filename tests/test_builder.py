@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.bundle import BUNDLE, STATIC, bundle, sources
+from adjudicator.bundle import BUNDLE, STATIC, bundle
 from adjudicator.engine.geometry import BOARDS
 from adjudicator.web import builder_data, m44_upload, saved_document, situations
-from adjudicator.web.offline import static_files
 from tests.conftest import make_app, seed_instance
 
 SAMPLES = Path(__file__).parent / "m44"
@@ -156,21 +155,6 @@ def test_the_bundle_is_built_from_the_modules_as_they_are_now(tmp_path):
     out = tmp_path / "bundle.js"
     bundle(out)
     assert out.read_bytes() == (STATIC / BUNDLE).read_bytes()
-
-
-def test_the_modules_left_out_of_the_offline_copy_are_exactly_those_in_the_bundle(tmp_path, client):
-    """The service worker keeps the bundle, not the modules it is made of (the pages load none of
-    them alone): the list ``sources`` finds by following the imports is the one esbuild reports,
-    and the precache holds the bundle and every other static file."""
-    meta = tmp_path / "meta.json"
-    bundle(tmp_path / "bundle.js", meta)
-    inputs = {Path(name).resolve().relative_to(STATIC).as_posix() for name in json.loads(meta.read_text())["inputs"]}
-    assert sources() == inputs and len(inputs) > 20
-    script = client.get("/sw.js").get_data(as_text=True)
-    precached = {url.split("?", 1)[0] for url in json.loads(script.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])}
-    kept = {url for url in precached if url.startswith("/static/")}
-    assert kept == {f"/static/{name}" for name in set(static_files(str(STATIC))) - inputs}
-    assert {f"/static/{BUNDLE}", "/static/js/engine-worker.js", "/static/js/search.js"} <= kept
 
 
 def test_board_endpoint(client):

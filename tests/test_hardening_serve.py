@@ -534,11 +534,10 @@ def test_connections_per_address_are_capped(stack):
             s.close()
 
 
-def server_side_states(port: int, client: str) -> list[str]:
-    """The TCP state of each of the server's ends of ``client``'s connections to ``port``."""
-    out = subprocess.run(["ss", "-tanH", "sport", f"= :{port}", "dst", client],
-                         capture_output=True, text=True, check=True).stdout
-    return [line.split()[0] for line in out.splitlines()]
+def server_sockets(port: int, client: str, *options: str) -> str:
+    """``ss``'s lines for the server's ends of ``client``'s TCP connections to ``port``."""
+    return subprocess.run(["ss", "-tnH", *options, "sport", f"= :{port}", "dst", client],
+                          capture_output=True, text=True, check=True).stdout
 
 
 def test_a_connection_reaches_nginx_once_its_request_starts(stack):
@@ -550,7 +549,7 @@ def test_a_connection_reaches_nginx_once_its_request_starts(stack):
     silent = socket.create_connection(("127.0.0.1", port), source_address=(client, 0), timeout=20)
     try:
         time.sleep(0.2)  # well within the kernel's first second
-        assert server_side_states(port, client) == ["SYN-RECV"]
+        assert [line.split()[0] for line in server_sockets(port, client, "-a").splitlines()] == ["SYN-RECV"]
         silent.sendall(f"GET {PROBE} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
         assert silent.recv(64).startswith(b"HTTP/1.1 200")
     finally:
@@ -594,8 +593,7 @@ def test_slow_readers_of_the_largest_file_cost_the_app_nothing(stack):
 def send_buffers(port: int, client: str) -> list[int]:
     """The kernel send buffer (``skmem`` ``tb``) of each of nginx's connections to ``client``: what
     a client that stops reading can hold of the machine's memory."""
-    out = subprocess.run(["ss", "-tmnH", "state", "established", "sport", f"= :{port}", "dst", client],
-                         capture_output=True, text=True, check=True).stdout
+    out = server_sockets(port, client, "-m", "state", "established")
     return [int(size) for size in re.findall(r"\btb(\d+)", out)]
 
 

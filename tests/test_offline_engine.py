@@ -17,10 +17,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from adjudicator.bundle import BUNDLE, STATIC, bundle, sources
 from adjudicator.engine import api
 from adjudicator.engine.compiled import rulebook_from_json, rulebook_to_json
 from adjudicator.engine.rulebook import Rulebook
 from adjudicator.offline_engine import PYODIDE_FILES, bundle_name, offline_assets, pack_engine
+from adjudicator.web.offline import static_files
 from tests.test_offline_rulings_browser import gallery_requests
 
 ENGINE = Path(__file__).resolve().parent.parent / "adjudicator" / "engine"
@@ -146,9 +148,23 @@ def test_the_precache_holds_each_static_file_once_and_no_offline_engine_file(cli
     static = [u.split("?", 1)[0] for u in urls if u.startswith("/static/")]
     assert len(static) == len(set(static)), "a static file is downloaded twice"
     assert all("?v=" in u for u in urls if u.startswith("/static/"))
-    assert "/static/js/engine-worker.js" in static and "/static/js/builder.bundle.js" in static
+    assert "/static/js/engine-worker.js" in static and f"/static/{BUNDLE}" in static
     assert not [u for u in urls if u.startswith("/static/offline/")]
     assert "/api/v1/offline-engine" in urls
+
+
+def test_the_modules_left_out_of_the_offline_copy_are_exactly_those_in_the_bundle(
+        tmp_path: Path, client: FlaskClient) -> None:
+    """The service worker keeps the bundle, not the modules it is made of (the pages load none of
+    them alone): the list ``sources`` finds by following the imports is the one esbuild reports,
+    and the precache holds the bundle and every other static file."""
+    meta = tmp_path / "meta.json"
+    bundle(tmp_path / "bundle.js", meta)
+    inputs = {Path(name).resolve().relative_to(STATIC).as_posix() for name in json.loads(meta.read_text())["inputs"]}
+    assert sources() == inputs and len(inputs) > 20
+    kept = {url.split("?", 1)[0] for url in _precache(client) if url.startswith("/static/")}
+    assert kept == {f"/static/{name}" for name in set(static_files(str(STATIC))) - inputs}
+    assert {f"/static/{BUNDLE}", "/static/js/engine-worker.js", "/static/js/search.js"} <= kept
 
 
 def test_the_service_worker_caches_no_query_urls_and_bounds_what_it_remembers(client: FlaskClient) -> None:
