@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -51,11 +52,12 @@ IMPORTED = re.compile(r"""\b(?:import|export)\b[^'";]*?\bfrom\s*['"](\.\.?/[^'"]
 dynamic ``import('./x.js')``: what esbuild follows from ``ENTRY`` into the bundle."""
 
 
+@cache
 def sources(static: Path = STATIC) -> frozenset[str]:
     """The modules the bundle is made of (``ENTRY`` and every module it imports, under
     ``static``), as paths relative to ``static``: the pages load none of them on their own, so
     the service worker need not keep them (``web.offline.precache_urls``). A test checks this
-    list against the inputs esbuild itself reports."""
+    list against the inputs esbuild itself reports. Read once per process."""
     found: set[str] = set()
     waiting = [ENTRY]
     while waiting:

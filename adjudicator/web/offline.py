@@ -43,12 +43,6 @@ def static_files(static_folder: str) -> list[str]:
 
 
 @cache
-def bundled_sources(static_folder: str) -> frozenset[str]:
-    """The static files the builder's bundle is made of (the pages load only the bundle)."""
-    return sources(Path(static_folder))
-
-
-@cache
 def site_version(content_hash: str, static_folder: str) -> str:
     """Changes whenever the content, a static file, a template, the engine or the Pyodide version
     changes (the precached ``/api/v1/offline-engine`` names the bundle and the Pyodide folder)."""
@@ -78,7 +72,7 @@ def precache_urls(catalogue: Catalogue) -> list[str]:
     # a request for the same file without the hash from that entry. The builder's modules are
     # left out: the page loads them as one bundle (``adjudicator.bundle``), and only the bundle
     # is kept (85 KB gzipped, 24 requests fewer on a first visit).
-    bundled = bundled_sources(static_folder)
+    bundled = sources(Path(static_folder))
     for name in static_files(static_folder):
         if name not in bundled:
             urls.append(url_for("static", filename=name, v=asset_version(static_folder, name)))
