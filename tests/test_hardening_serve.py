@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from sqlmodel import SQLModel
 
 from adjudicator.db import engine_for
 from adjudicator.serving import settings as limits
+from adjudicator.serving.settings import from_env
 from bench.load import stop_stack
 from tests.conftest import REPO, seed_instance
 from tests.test_hardening_storage import build_instance, read_only_view
@@ -64,6 +65,7 @@ class Served:
     port: int
     master: int  # the gunicorn master's pid
     access_log: Path  # gunicorn's: the requests that reached the app, with the client's address
+    over_cap_socket: Path  # where nginx keeps its over-cap line
 
 
 @contextmanager
@@ -91,7 +93,8 @@ def make_serve(instance: Path, workers: int = 2, database_url: str | None = None
             if not _answering(base, process, log_path):
                 assert attempt < 2, "make serve found its port taken three times"
                 continue  # nginx could not bind the port: the finally stops what started
-            yield Served(base, port, gunicorn_master(process.pid), access_log)
+            over_cap = from_env({**env, "ADJUDICATOR_INSTANCE": str(instance)}).over_cap_socket
+            yield Served(base, port, gunicorn_master(process.pid), access_log, over_cap)
             return
         except BaseException:
             log.flush()
@@ -514,15 +517,24 @@ def test_slow_bodies_from_many_addresses_hold_no_worker(stack):
             s.close()
 
 
+OVER_CAP_ASKS = {PROBE: "text/html", "/static/css/builder.css": "text/html", "/": "text/html",
+                 "/api/v1/battle": "application/json", "/api/v1/situations": "application/json"}
+"""A request over the cap to each kind of location nginx has, and the kind of 429 it gets."""
+
+
 def test_connections_per_address_are_capped(stack):
-    """One address holding more than its connections: the ones over the cap are answered 429 at
-    once; a request whose body finally arrives is answered by the app as usual."""
+    """One address holding more than its connections: one over the cap is answered 429 (at once,
+    the over-cap line being empty), in the shape of what it asked for, wherever nginx would have
+    answered it; a request whose body finally arrives is answered by the app as usual."""
     source = "127.0.0.8"
     held = [slow_body(stack.base, source) for _ in range(limits.CONNECTIONS_PER_ADDRESS)]
     try:
         time.sleep(0.3)
-        status, headers, _ = request(stack.base, "GET", PROBE, source=source, timeout=20)
-        assert status == 429 and int(headers["retry-after"]) >= 1
+        for path, kind in OVER_CAP_ASKS.items():
+            status, headers, body = request(stack.base, "GET", path, source=source, timeout=20)
+            assert (status, headers["content-type"].split(";")[0]) == (429, kind), path
+            assert int(headers["retry-after"]) >= 1 and headers["content-security-policy"]
+            assert b"Too many requests" in body
         assert get(stack.base, PROBE, source="127.0.0.10")[0] == 200  # another address is not affected
         first = held.pop()
         first.sendall(b" " * 4998 + b"}")  # the body completes: the app rules on it (a 400: no units)
@@ -532,6 +544,50 @@ def test_connections_per_address_are_capped(stack):
     finally:
         for s in held:
             s.close()
+
+
+def in_line(served: Served) -> int:
+    """Connections nginx holds in its over-cap line (the server ends on the line's socket)."""
+    listing = subprocess.run(["ss", "-xH", "state", "established"], capture_output=True, text=True, check=True).stdout
+    return sum(1 for line in listing.splitlines() if str(served.over_cap_socket) in line.split())
+
+
+def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_path):
+    """The over-cap line (``OVER_CAP_LINE``), here one answer a minute and four places, with an
+    address at its cap. The first connection over it finds the line empty and is answered 429 at
+    once; the next four wait their turn, answered nothing (and the app asked nothing); the sixth
+    finds the line full and is answered 429 at once. Waiting costs no worker: another address is
+    served meanwhile. A client that stops waiting takes its connections in nginx with it."""
+    config = {"RATELIMIT_ENABLED": "1", "RATE_LIMIT_EXEMPT": "127.0.0.1", "OVER_CAP_LINE": "1 per minute; burst 4"}
+    source = "127.0.7.1"
+    with make_serve(seed_instance(tmp_path / "instance"), workers=1, config=config) as served:
+        held = [slow_body(served.base, source) for _ in range(limits.CONNECTIONS_PER_ADDRESS)]
+        over: list[socket.socket] = []
+        try:
+            time.sleep(0.3)
+            assert request(served.base, "GET", PROBE, source=source, timeout=20)[0] == 429
+            for _ in range(4):
+                over.append(slow_body(served.base, source))
+                wait_for(lambda: in_line(served) == len(over), "a refused connection to take its place in line")
+            status, headers, _ = request(served.base, "GET", "/api/v1/rules", source=source, timeout=20)
+            assert status == 429 and headers["content-type"] == "application/json"
+            assert get(served.base, PROBE, source="127.0.7.2")[0] == 200
+            for s in over:
+                s.setblocking(False)
+                with pytest.raises(BlockingIOError):
+                    s.recv(1)  # no answer yet: its turn comes in a minute
+            assert reached_app(served, source) == 0
+        finally:
+            for s in held + over:
+                s.close()
+        wait_for(lambda: in_line(served) == 0, "the line to let go of clients that left")
+
+
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
+        time.sleep(0.05)
 
 
 def server_sockets(port: int, client: str, *options: str) -> str:

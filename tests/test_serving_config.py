@@ -22,7 +22,7 @@ import pytest
 from adjudicator.serving import nginx, static
 from adjudicator.serving import settings as limits
 from adjudicator.serving.abandoned import CLIENT_CLOSED, drop_abandoned
-from adjudicator.serving.settings import ENGINE, PAGES, SAVES, Rate, from_env
+from adjudicator.serving.settings import ENGINE, OVER_CAP_LINE, PAGES, SAVES, Rate, from_env
 from adjudicator.web.compression import CompressedBodies
 from adjudicator.web.security import asset_version
 from tests.conftest import REPO
@@ -75,13 +75,17 @@ def test_nginx_accepts_the_generated_configuration(tmp_path):
         assert setting in conf, setting
     # gunicorn's socket: in the instance's run/ folder, or under /tmp where that path is too long
     # for a socket address (as under `make test`'s temporary root)
-    socket_path = from_env({}, instance=tmp_path / "instance", port=5999).socket
-    assert socket_path.name.endswith(".sock") and f"unix:{socket_path}" in conf, socket_path
+    settings = from_env({}, instance=tmp_path / "instance", port=5999)
+    for socket_path in (settings.socket, settings.over_cap_socket):
+        assert socket_path.name.endswith(".sock") and f"unix:{socket_path}" in conf, socket_path
+    line = settings.over_cap
+    assert f"rate={line.nginx()}" in conf and f"limit_req zone=over_cap burst={line.burst};" in conf
+    assert f"proxy_read_timeout {line.longest_wait() + 5}s;" in conf
 
 
 def test_proxy_answers_have_the_apis_error_shape(tmp_path):
     conf = rendered(tmp_path)
-    bodies = dict(re.findall(r"location @(\w+) \{[^}]*?return \d+ '(.*?)';", conf, re.S))
+    bodies = dict(re.findall(r"location @(\w+) \{(?:[^{}]|\{ \})*?return \d+ '(.*?)';", conf, re.S))
     for name in ("too_many_api", "too_large", "unavailable_api"):
         error = json.loads(bodies[name].replace("\\'", "'"))["error"]
         assert set(error) == {"code", "message", "field"} and error["message"]
@@ -131,6 +135,7 @@ def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_q
 def test_limits_off_leave_no_limit_in_the_proxy(tmp_path):
     conf = rendered(tmp_path, RATELIMIT_ENABLED="0")
     assert "limit_req zone=" not in conf and "limit_conn per_address" not in conf
+    assert "over_cap" not in conf and "limit_conn_status 429;" in conf
 
 
 def test_rates_are_read_from_the_environment_and_a_bad_one_names_its_variable():
@@ -138,6 +143,9 @@ def test_rates_are_read_from_the_environment_and_a_bad_one_names_its_variable():
     assert settings.engine == Rate(4, "second", 9) and settings.engine.nginx() == "4r/s"
     assert settings.exempt == ("127.0.0.1", "10.0.0.0/8")
     assert SAVES.retry_after() == 3 and ENGINE.retry_after() == 1
+    line = from_env({"OVER_CAP_LINE": "2 per minute; burst 5"}).over_cap
+    assert line.nginx() == "2r/m" and line.longest_wait() == 150  # the fifth waits 5 × 30 s
+    assert OVER_CAP_LINE.longest_wait() == 41  # 4,096 at 100 a second
     with pytest.raises(SystemExit, match="RATE_LIMIT_SAVES"):
         from_env({"RATE_LIMIT_SAVES": "lots"})
     with pytest.raises(SystemExit, match="REAL_IP_FROM"):
