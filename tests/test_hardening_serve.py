@@ -560,7 +560,9 @@ def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_
     served meanwhile. A client that stops waiting takes its connections in nginx with it."""
     config = {"RATELIMIT_ENABLED": "1", "RATE_LIMIT_EXEMPT": "127.0.0.1", "OVER_CAP_LINE": "1 per minute; burst 4"}
     source = "127.0.7.1"
-    with make_serve(seed_instance(tmp_path / "instance"), workers=1, config=config) as served:
+    instance = tmp_path / "instance"
+    build_instance(instance, f"sqlite:///{instance / DB}")
+    with make_serve(instance, workers=1, config=config) as served:
         held = [slow_body(served.base, source) for _ in range(limits.CONNECTIONS_PER_ADDRESS)]
         over: list[socket.socket] = []
         try:
@@ -571,7 +573,7 @@ def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_
                 wait_for(lambda: in_line(served) == len(over), "a refused connection to take its place in line")
             status, headers, _ = request(served.base, "GET", "/api/v1/rules", source=source, timeout=20)
             assert status == 429 and headers["content-type"] == "application/json"
-            assert get(served.base, PROBE, source="127.0.7.2")[0] == 200
+            assert get(served.base, APP_PROBE, source="127.0.7.2")[0] == 200  # the one worker is free
             for s in over:
                 s.setblocking(False)
                 with pytest.raises(BlockingIOError):
