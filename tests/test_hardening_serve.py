@@ -575,14 +575,21 @@ def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_
             assert status == 429 and headers["content-type"] == "application/json"
             assert get(served.base, APP_PROBE, source="127.0.7.2")[0] == 200  # the one worker is free
             for s in over:
+                s.sendall(b" " * 100)  # more of its body: nginx leaves it in the kernel while it waits
                 s.setblocking(False)
                 with pytest.raises(BlockingIOError):
                     s.recv(1)  # no answer yet: its turn comes in a minute
+            wait_for(lambda: sorted(unread(served.port, source))[-4:] == [100] * 4, "the bodies left unread")
             assert reached_app(served, source) == 0
         finally:
             for s in held + over:
                 s.close()
         wait_for(lambda: in_line(served) == 0, "the line to let go of clients that left")
+
+
+def unread(port: int, client: str) -> list[int]:
+    """Bytes the kernel holds unread by nginx on each of ``client``'s connections to ``port``."""
+    return [int(line.split()[0]) for line in server_sockets(port, client, "state", "established").splitlines()]
 
 
 def wait_for(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:

@@ -11,7 +11,10 @@ nginx stands in front of gunicorn and does what a sync worker must never do itse
   ``sendfile``, marking a URL immutable exactly when its ``?v=`` is the file's content hash;
 - it counts each client address's requests and connections in shared memory and answers 429
   (with ``Retry-After``) over a limit, so a flood never reaches the app; addresses in
-  ``RATE_LIMIT_EXEMPT`` (a load test, a monitoring probe) are not counted;
+  ``RATE_LIMIT_EXEMPT`` (a load test, a monitoring probe) are not counted. A connection over its
+  address's cap waits for its 429 in one line (``OVER_CAP_LINE``; ``_over_cap_line``): a client
+  refused at once comes back at once, and each refusal is a handshake, a request, an answer and
+  a close on nginx's core, while a connection waiting costs nothing;
 - it keeps the engine's ``200`` answers (``ANSWERS``): a ruling is a pure function of the body
   and the build, so a body asked again is answered from nginx's cache without reaching a worker;
 - its own answers (429, 413, 503 when the app cannot be reached) have the app's shape: JSON
