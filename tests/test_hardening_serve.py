@@ -552,14 +552,17 @@ def in_line(served: Served) -> int:
     return sum(1 for line in listing.splitlines() if str(served.over_cap_socket) in line.split())
 
 
-def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_path):
-    """The over-cap line (``OVER_CAP_LINE``), here one answer a minute and four places, with an
-    address at its cap. The first connection over it finds the line empty and is answered 429 at
-    once; the next four wait their turn, answered nothing (and the app asked nothing); the sixth
-    finds the line full and is answered 429 at once. Waiting costs no worker: another address is
-    served meanwhile. A client that stops waiting takes its connections in nginx with it."""
-    config = {"RATELIMIT_ENABLED": "1", "RATE_LIMIT_EXEMPT": "127.0.0.1", "OVER_CAP_LINE": "1 per minute; burst 4"}
-    source = "127.0.7.1"
+def test_requests_over_a_limit_wait_in_one_line_and_are_answered_in_turn(tmp_path):
+    """The line (``OVER_CAP_LINE``), here one answer a minute and four places, and a page rate of
+    one a minute (burst 1). A connection over its address's cap finds the line empty and is
+    answered 429 at once; the next two over the cap, and two requests of another address over its
+    rate, wait their turn, answered nothing (and the app asked nothing); the next over the cap
+    finds the line full and is answered 429 at once. Waiting costs no worker: a third address is
+    served meanwhile; nginx leaves a waiting body unread; a client that stops waiting takes its
+    connections in nginx with it."""
+    config = {"RATELIMIT_ENABLED": "1", "RATE_LIMIT_EXEMPT": "127.0.0.1", "OVER_CAP_LINE": "1 per minute; burst 4",
+              "RATE_LIMIT_PAGES": "1 per minute; burst 1"}
+    source, flooder = "127.0.7.1", "127.0.7.3"
     instance = tmp_path / "instance"
     build_instance(instance, f"sqlite:///{instance / DB}")
     with make_serve(instance, workers=1, config=config) as served:
@@ -568,23 +571,35 @@ def test_connections_over_the_cap_wait_in_one_line_and_are_answered_in_turn(tmp_
         try:
             time.sleep(0.3)
             assert request(served.base, "GET", PROBE, source=source, timeout=20)[0] == 429
-            for _ in range(4):
+            for _ in range(2):
                 over.append(slow_body(served.base, source))
-                wait_for(lambda: in_line(served) == len(over), "a refused connection to take its place in line")
+                wait_for(lambda: in_line(served) == len(over), "a connection over its cap to take its place in line")
+            assert [get(served.base, APP_PROBE, source=flooder)[0] for _ in range(2)] == [200, 200]  # its rate
+            for _ in range(2):
+                over.append(asking(served.base, flooder, APP_PROBE))
+                wait_for(lambda: in_line(served) == len(over), "a request over its rate to take its place in line")
             status, headers, _ = request(served.base, "GET", "/api/v1/rules", source=source, timeout=20)
             assert status == 429 and headers["content-type"] == "application/json"
             assert get(served.base, APP_PROBE, source="127.0.7.2")[0] == 200  # the one worker is free
-            for s in over:
+            for s in over[:2]:
                 s.sendall(b" " * 100)  # more of its body: nginx leaves it in the kernel while it waits
+            for s in over:
                 s.setblocking(False)
                 with pytest.raises(BlockingIOError):
                     s.recv(1)  # no answer yet: its turn comes in a minute
-            wait_for(lambda: sorted(unread(served.port, source))[-4:] == [100] * 4, "the bodies left unread")
-            assert reached_app(served, source) == 0
+            wait_for(lambda: sorted(unread(served.port, source))[-2:] == [100] * 2, "the bodies left unread")
+            assert reached_app(served, source) == 0 and reached_app(served, flooder) == 2
         finally:
             for s in held + over:
                 s.close()
         wait_for(lambda: in_line(served) == 0, "the line to let go of clients that left")
+
+
+def asking(base: str, source: str, path: str) -> socket.socket:
+    """A connection that has sent a whole GET of ``path`` and reads nothing yet."""
+    s = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), source_address=(source, 0))
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return s
 
 
 def unread(port: int, client: str) -> list[int]:

@@ -11,10 +11,10 @@ nginx stands in front of gunicorn and does what a sync worker must never do itse
   ``sendfile``, marking a URL immutable exactly when its ``?v=`` is the file's content hash;
 - it counts each client address's requests and connections in shared memory and answers 429
   (with ``Retry-After``) over a limit, so a flood never reaches the app; addresses in
-  ``RATE_LIMIT_EXEMPT`` (a load test, a monitoring probe) are not counted. A connection over its
-  address's cap waits for its 429 in one line (``OVER_CAP_LINE``; ``_over_cap_line``): a client
-  refused at once comes back at once, and each refusal is a handshake, a request, an answer and
-  a close on nginx's core, while a connection waiting costs nothing;
+  ``RATE_LIMIT_EXEMPT`` (a load test, a monitoring probe) are not counted. A request over a
+  limit waits for its 429 in one line (``OVER_CAP_LINE``; ``_over_cap_line``): a client refused
+  at once comes back at once, and each refusal is work on nginx's core (for a new connection a
+  handshake, a request, an answer and a close), while a request waiting costs nothing;
 - it keeps the engine's ``200`` answers (``ANSWERS``): a ruling is a pure function of the body
   and the build, so a body asked again is answered from nginx's cache without reaching a worker;
 - its own answers (429, 413, 503 when the app cannot be reached) have the app's shape: JSON
@@ -49,7 +49,7 @@ MODULES = (Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"),)
 ANSWERS = "answers"
 """The folder of ``run/`` where nginx keeps the engine's answers (``_answers``)."""
 OVER_CAP_STATUS = 420
-"""What ``limit_conn`` answers a connection over its address's cap, inside nginx only: every
+"""What ``limit_conn`` and ``limit_req`` answer a request over a limit, inside nginx only: every
 location sends it to the over-cap line (``_over_cap_locations``), which answers the client 429."""
 OVER_CAP_TURN = "/.over-cap-turn"
 """The internal location through which a connection over its cap asks the line for its turn."""
@@ -81,8 +81,7 @@ def render(settings: Settings, manifest: dict[str, str], user: str | None = None
                   f"        limit_req zone=engine burst={settings.engine.burst} nodelay;") if limit else ""
     save_limits = f"limit_req zone=saves burst={settings.saves.burst} nodelay;" if limit else ""
     conn_limit = f"limit_conn per_address {settings.connections};" if limit else ""
-    over_cap_api = f"error_page {OVER_CAP_STATUS} =429 @over_cap_api;" if limit else ""
-    over_cap_page = f"error_page {OVER_CAP_STATUS} =429 @over_cap_page;" if limit else ""
+    over_cap_api, over_cap_page = _to_line("api", limit), _to_line("page", limit)
     answers = _answers(settings, build)
     br = "brotli_static on;" if brotli else ""
     real_ip = "".join(f"    set_real_ip_from {address};\n" for address in settings.real_ip_from)
@@ -158,7 +157,7 @@ http {{
     limit_req_zone $read_key zone=pages:10m rate={settings.pages.nginx()};
     limit_req_zone $write_key zone=engine:10m rate={settings.engine.nginx()};
     limit_req_zone $write_key zone=saves:10m rate={settings.saves.nginx()};
-{_indent(answers.cache_path, 4)}    limit_req_status 429;
+{_indent(answers.cache_path, 4)}    limit_req_status {OVER_CAP_STATUS if limit else 429};
     limit_conn_status {OVER_CAP_STATUS if limit else 429};
     limit_req_log_level info;
     limit_conn_log_level info;
@@ -310,6 +309,7 @@ def _rendered(pages: Path | None, cache: dict[str, str], headers: str, brotli: l
         location @app_page {{
             {page_limit}
             error_page 429 @too_many_page;
+            {_to_line("page", bool(page_limit))}
             error_page 502 504 =503 @unavailable_page;
             include {run}/proxy.conf;
         }}
@@ -317,6 +317,7 @@ def _rendered(pages: Path | None, cache: dict[str, str], headers: str, brotli: l
         location @app_api {{
             {api_limits}
             error_page 429 @too_many_api;
+            {_to_line("api", bool(api_limits))}
             error_page 502 504 =503 @unavailable_api;
             include {run}/proxy.conf;
         }}
@@ -402,8 +403,13 @@ def _answers(settings: Settings, build: str) -> Answers:
                   "add_header X-Answer-Cache $upstream_cache_status always;\n"))
 
 
+def _to_line(kind: str, limit: bool) -> str:
+    """A location's ``error_page`` sending a request over a limit to the line (``OVER_CAP_STATUS``)."""
+    return f"error_page {OVER_CAP_STATUS} =429 @over_cap_{kind};" if limit else ""
+
+
 def _over_cap_locations(settings: Settings) -> str:
-    """Where a connection refused over its address's cap goes (``OVER_CAP_STATUS``): it asks the
+    """Where a request over a limit goes (``OVER_CAP_STATUS``): it asks the
     over-cap line (``_over_cap_line``) for its turn in a subrequest (``auth_request``, which the
     line always denies, at its turn), then gets the usual 429 of its kind. A subrequest, because
     ``proxy_pass`` in the refused request itself would first read its whole body (a trickled one
@@ -432,7 +438,7 @@ def _over_cap_locations(settings: Settings) -> str:
 def _over_cap_line(settings: Settings) -> str:
     """The over-cap line (``OVER_CAP_LINE``): a server of its own on a unix socket, so that its
     ``limit_req`` counts a request of its own. In the refused request nginx has counted the rates
-    already (``limit_req`` runs before ``limit_conn``, and once a request), so it could not be
+    already (``limit_req`` runs once a request, and before ``limit_conn``), so it could not be
     made to wait there. Every place in the line is one key's: the line is the same for every
     address, and a client over its cap from a new address waits like the others. Its answer is
     403, a denial for ``auth_request``, at the client's turn or at once when the line is full;
