@@ -81,6 +81,7 @@ def test_nginx_accepts_the_generated_configuration(tmp_path):
     line = settings.over_cap
     assert f"rate={line.nginx()}" in conf and f"limit_req zone=over_cap burst={line.burst};" in conf
     assert f"proxy_read_timeout {line.longest_wait() + 5}s;" in conf
+    assert f"listen unix:{settings.over_cap_socket} backlog={line.burst};" in conf  # a full line at once
 
 
 def test_proxy_answers_have_the_apis_error_shape(tmp_path):

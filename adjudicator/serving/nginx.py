@@ -415,7 +415,10 @@ def _over_cap_locations(settings: Settings) -> str:
     ``proxy_pass`` in the refused request itself would first read its whole body (a trickled one
     for good, into a buffer of its declared length); this way nginx reads none of it while it
     waits, and discards it as it answers. The first error page sent it here, hence
-    ``recursive_error_pages``; the line's failure (500) is a 429 too."""
+    ``recursive_error_pages``; the line's failure (500) is a 429 too. A request over its rate was
+    refused before the connection cap was counted (``limit_req`` runs first), and a named location
+    counts it again: ``limit_conn_dry_run``, or one over its rate from an address at its cap would
+    be refused there with the internal status itself."""
     line = settings.over_cap
     ask = (f"location = {OVER_CAP_TURN} {{\n"
            "    internal;\n"
@@ -428,6 +431,7 @@ def _over_cap_locations(settings: Settings) -> str:
            "}\n")
     return _indent(ask, 8) + "".join(f"""
         location @over_cap_{kind} {{
+            limit_conn_dry_run on;
             auth_request {OVER_CAP_TURN};
             error_page 403 429 500 =429 @too_many_{kind};
             try_files /none =429;
@@ -443,7 +447,8 @@ def _over_cap_line(settings: Settings) -> str:
     address, and a client over its cap from a new address waits like the others. Its answer is
     403, a denial for ``auth_request``, at the client's turn or at once when the line is full;
     ``try_files`` is the first handler that runs after ``limit_req`` (``return`` would answer
-    before it)."""
+    before it). Its socket's backlog holds a full line arriving at once (with nginx's default of
+    511, 3,480 refused together overflowed it: each a 429 at once and two lines of error log)."""
     line = settings.over_cap
     return f"""
     limit_req_zone over_cap zone=over_cap:1m rate={line.nginx()};
@@ -453,7 +458,7 @@ def _over_cap_line(settings: Settings) -> str:
     }}
 
     server {{
-        listen unix:{settings.over_cap_socket};
+        listen unix:{settings.over_cap_socket} backlog={line.burst};
         limit_req_status 403;
         location / {{
             limit_req zone=over_cap burst={line.burst};
