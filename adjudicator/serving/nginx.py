@@ -409,9 +409,9 @@ def _to_line(kind: str, limit: bool) -> str:
 
 
 def _over_cap_locations(settings: Settings) -> str:
-    """Where a request over a limit goes (``OVER_CAP_STATUS``): it asks the
-    over-cap line (``_over_cap_line``) for its turn in a subrequest (``auth_request``, which the
-    line always denies, at its turn), then gets the usual 429 of its kind. A subrequest, because
+    """Where a request over a limit goes (``OVER_CAP_STATUS``): it asks the over-cap line
+    (``_over_cap_line``) for its turn in a subrequest (``auth_request``, which the line always
+    denies, at its turn), then gets the usual 429 of its kind. A subrequest, because
     ``proxy_pass`` in the refused request itself would first read its whole body (a trickled one
     for good, into a buffer of its declared length); this way nginx reads none of it while it
     waits, and discards it as it answers. The first error page sent it here, hence
@@ -444,7 +444,7 @@ def _over_cap_line(settings: Settings) -> str:
     ``limit_req`` counts a request of its own. In the refused request nginx has counted the rates
     already (``limit_req`` runs once a request, and before ``limit_conn``), so it could not be
     made to wait there. Every place in the line is one key's: the line is the same for every
-    address, and a client over its cap from a new address waits like the others. Its answer is
+    address, and a request over a limit from a new address waits like the others. Its answer is
     403, a denial for ``auth_request``, at the client's turn or at once when the line is full;
     ``try_files`` is the first handler that runs after ``limit_req`` (``return`` would answer
     before it). Its socket's backlog holds a full line arriving at once (with nginx's default of
