@@ -170,6 +170,14 @@ def get(base: str, path: str, source: str = "127.0.0.1", timeout: float = 60) ->
     return status, data
 
 
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
+        time.sleep(0.05)
+
+
 def reached_app(served: Served, source: str) -> int:
     """Requests from ``source`` that gunicorn's workers answered."""
     if not served.access_log.exists():
@@ -398,10 +406,8 @@ def test_served_saves_per_day_are_one_count_across_workers_and_their_restarts(st
     old = set(children(stack.master))
     for pid in old:
         os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 60
-    while not (len(set(children(stack.master)) - old) == 2 and get(stack.base, "/api/v1/board/standard")[0] == 200):
-        assert time.monotonic() < deadline, "gunicorn did not replace its workers"
-        time.sleep(0.3)
+    wait_for(lambda: len(set(children(stack.master)) - old) == 2
+             and get(stack.base, "/api/v1/board/standard")[0] == 200, "gunicorn to replace its workers", 60)
     assert [status for status, _ in saves_from(stack.base, QUOTA_CLIENT, range(2010, 2014))] == [429] * 4
     ruling = {**situation(0), "attacker": "A0", "target": "B"}
     assert call(stack.base, "/api/v1/battle", ruling, source=QUOTA_CLIENT)[0] == 200  # rulings count apart
@@ -608,13 +614,6 @@ def unread(port: int, client: str) -> list[int]:
     return [int(line.split()[0]) for line in server_sockets(port, client, "state", "established").splitlines()]
 
 
-def wait_for(condition: Callable[[], bool], what: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
-        time.sleep(0.05)
-
-
 def server_sockets(port: int, client: str, *options: str) -> str:
     """``ss``'s lines for the server's ends of ``client``'s TCP connections to ``port``."""
     return subprocess.run(["ss", "-tnH", *options, "sport", f"= :{port}", "dst", client],
@@ -714,9 +713,7 @@ def test_requests_nginx_gave_up_on_while_workers_were_busy_are_dropped_not_compu
     finally:
         for sock in busy:
             sock.close()
-    deadline = time.monotonic() + 30
-    while len(access_statuses(stack, "gone")) < 8 and time.monotonic() < deadline:
-        time.sleep(0.2)
+    wait_for(lambda: len(access_statuses(stack, "gone")) >= 8, "the app to log the 8 requests", 30)
     assert access_statuses(stack, "gone") == ["499"] * 8
 
 

@@ -52,7 +52,7 @@ OVER_CAP_STATUS = 420
 """What ``limit_conn`` and ``limit_req`` answer a request over a limit, inside nginx only: every
 location sends it to the over-cap line (``_over_cap_locations``), which answers the client 429."""
 OVER_CAP_TURN = "/.over-cap-turn"
-"""The internal location through which a connection over its cap asks the line for its turn."""
+"""The internal location through which a request over a limit asks the line for its turn."""
 TEXT_TYPES = ("text/css", "text/javascript", "text/plain")
 """Sent with ``charset=utf-8``, as the app sends them (nginx always adds it to text/html)."""
 

@@ -30,13 +30,18 @@ class Rate:
     def nginx(self) -> str:
         return f"{self.amount}r/{'s' if self.per == 'second' else 'm'}"
 
+    @property
+    def period(self) -> int:
+        """Seconds in ``per``."""
+        return 1 if self.per == "second" else 60
+
     def retry_after(self) -> int:
         """Seconds until the leaky bucket lets one more request through."""
-        return max(1, -(-(1 if self.per == "second" else 60) // self.amount))
+        return max(1, -(-self.period // self.amount))
 
     def longest_wait(self) -> int:
         """Seconds the last of ``burst`` waiting requests waits (rounded up)."""
-        return -(-self.burst * (1 if self.per == "second" else 60) // self.amount)
+        return -(-self.burst * self.period // self.amount)
 
     def text(self) -> str:
         return f"{self.amount} per {self.per}; burst {self.burst}"
