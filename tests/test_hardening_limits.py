@@ -31,8 +31,8 @@ def save(client, n: int, address: str = "10.1.2.3", **headers: str):
 def test_limits_are_on_by_default_with_stated_numbers(tmp_path):
     defaults = Config(instance_path=tmp_path, database_url="sqlite://")
     assert defaults.ratelimit_enabled is True and defaults.rate_limit_saves_per_day == 300
-    assert (proxy.PAGES.text(), proxy.ENGINE.text(), proxy.SAVES.text()) == (
-        "30 per second; burst 300", "10 per second; burst 40", "20 per minute; burst 20")
+    assert (proxy.PAGES.text(), proxy.ENGINE.text(), proxy.FIRE_MAPS.text(), proxy.SAVES.text()) == (
+        "30 per second; burst 300", "10 per second; burst 40", "2 per second; burst 10", "20 per minute; burst 20")
 
 
 def test_saves_over_the_daily_limit_get_429_until_the_next_day(app, database_url, tmp_path):  # noqa: F811
@@ -188,7 +188,7 @@ def test_the_docs_state_every_limit_as_the_code_sets_it(app):
             assert getattr(importlib.import_module(module), name) == value, name
             assert f"`{name}`" in section or name == "DEFAULT_WORK_BUDGET", name
     assert app.config["MAX_CONTENT_LENGTH"] == 256 * 1024 and "256 KB (chunked bodies too)" in section
-    for rate in (proxy.PAGES, proxy.ENGINE, proxy.SAVES):
+    for rate in (proxy.PAGES, proxy.ENGINE, proxy.FIRE_MAPS, proxy.SAVES):
         assert f"`{rate.text()}`" in section, rate
     assert "const VISITED_MAX = 40;" in (REPO / "adjudicator" / "static_templates" / "sw.js").read_text()
     assert "last 40 saved situations" in section

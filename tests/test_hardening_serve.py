@@ -795,6 +795,34 @@ def test_the_worst_fire_map_looped_is_bounded_and_others_are_answered(stack):
     assert set(statuses) <= {200, 422, 429} and 200 in statuses
 
 
+def test_fire_maps_past_their_own_rate_are_refused_before_the_app_and_other_rulings_are_not(stack):
+    """The costliest ruling has a rate of its own (``settings.FIRE_MAPS``): 30 fire maps at once
+    from one address get the burst, and what the rate adds while they are sent, answered, and the
+    rest a 429 that never reaches the app; the same address's other rulings are still answered,
+    under the rulings' rate."""
+    source = "127.0.0.12"
+    rate = limits.FIRE_MAPS
+
+    def fire_map(n: int) -> tuple[int, dict[str, str], bytes]:
+        body = json.dumps(situation(2000 + n)).encode()  # a question of its own: none answered by the proxy
+        return request(stack.base, "POST", "/api/v1/fire-map", body, source, {"Content-Type": "application/json"})
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(fire_map, range(30)))
+    elapsed = time.monotonic() - started
+    statuses = [status for status, _, _ in answers]
+    assert set(statuses) == {200, 429}
+    # a leaky bucket: the burst and one at once, then one more each 1/amount of a second
+    assert rate.burst <= statuses.count(200) <= rate.burst + 2 + rate.amount * elapsed
+    headers, body = next((headers, body) for status, headers, body in answers if status == 429)
+    assert json.loads(body)["error"]["code"] == "rate_limited" and int(headers["retry-after"]) >= 1
+    battle = json.dumps({**situation(2100), "attacker": "A2100", "target": "B"}).encode()
+    assert request(stack.base, "POST", "/api/v1/battle", battle, source, {"Content-Type": "application/json"})[0] == 200
+    time.sleep(0.5)  # gunicorn writes its access log after the answer
+    assert reached_app(stack, source) == statuses.count(200) + 1
+
+
 def test_a_storage_flood_from_many_addresses_fills_the_store_and_evicts_nothing(stack, built):
     """Forty addresses each save their four situations of the day, 16 KB each, at once: more than
     the store's cap (2 MB here). Saves are stored until it is full, then refused with 507; the

@@ -22,7 +22,7 @@ import pytest
 from adjudicator.serving import nginx, static
 from adjudicator.serving import settings as limits
 from adjudicator.serving.abandoned import CLIENT_CLOSED, drop_abandoned
-from adjudicator.serving.settings import ENGINE, OVER_CAP_LINE, PAGES, SAVES, Rate, from_env
+from adjudicator.serving.settings import ENGINE, FIRE_MAPS, OVER_CAP_LINE, PAGES, SAVES, Rate, from_env
 from adjudicator.web.compression import CompressedBodies
 from adjudicator.web.security import asset_version
 from tests.conftest import REPO
@@ -127,10 +127,32 @@ def test_engine_answers_are_kept_under_the_build_the_work_budget_and_the_whole_q
         assert re.match(pattern, f"/api/v1/{name}"), name
     for other in ("/api/v1/situations", "/api/v1/search-data", "/api/v1/battle/x", "/api/v1/openapi.json"):
         assert not re.match(pattern, other), other
-    kept = settings.run_dir / nginx.ANSWERS / "a" / "bc"
-    kept.mkdir(parents=True)
+    kept = settings.run_dir / nginx.ANSWERS / "bc" / "an-answer-of-an-earlier-start"
+    kept.parent.mkdir(parents=True)
+    kept.write_bytes(b"kept")
     nginx.write(settings, {}, build="b1e")
-    assert not (settings.run_dir / nginx.ANSWERS).exists()
+    assert not kept.exists()  # dropped at start
+    # every folder nginx may keep an answer in is made at start (nginx would fail, make it and retry)
+    folders = sorted(p.name for p in (settings.run_dir / nginx.ANSWERS).iterdir())
+    assert folders == [f"{n:02x}" for n in range(256)] and nginx.ANSWER_LEVELS == (2,)
+    assert f"proxy_cache_path {settings.run_dir / nginx.ANSWERS} levels=2 " in conf
+    assert not any(list((settings.run_dir / nginx.ANSWERS / name).iterdir()) for name in folders)
+
+
+def test_the_fire_map_has_a_rate_of_its_own_counted_for_it_alone(tmp_path):
+    """The costliest ruling is under its own rate on top of the rulings' one, keyed by the
+    address for ``/api/v1/fire-map`` only (an empty key is counted by no zone)."""
+    conf = rendered(tmp_path, RATE_LIMIT_FIRE_MAP="3 per second; burst 7")
+    assert "limit_req_zone $fire_map_key zone=fire_maps:10m rate=3r/s;" in conf
+    fire_map_key = re.search(r"map \$uri \$fire_map_key \{(.*?)\}", conf, re.S)[1].split()
+    assert fire_map_key == ["/api/v1/fire-map", "$write_key;", "default", '"";']
+    rulings = re.search(r"location ~ '\^/api/v1/\(.*?\n        \}", conf, re.S)[0]
+    assert "limit_req zone=engine burst=40 nodelay;" in rulings
+    assert "limit_req zone=fire_maps burst=7 nodelay;" in rulings
+    assert re.search(r"^\s*/api/v1/fire-map 1;$", conf, re.M)  # Retry-After
+    # what an address may make the workers spend a second, looping the costliest legal request:
+    # a fire map (up to 100 ms of CPU) no more than any other ruling (under 20 ms)
+    assert FIRE_MAPS.amount * 100 <= ENGINE.amount * 20 and FIRE_MAPS.per == ENGINE.per == "second"
 
 
 def test_limits_off_leave_no_limit_in_the_proxy(tmp_path):

@@ -54,6 +54,14 @@ PAGES = Rate(30, "second", 300)
 precaches ~230 pages at once, within the burst."""
 ENGINE = Rate(10, "second", 40)
 """Every ``POST /api/…`` but saves (rulings, ``.m44`` import)."""
+FIRE_MAPS = Rate(2, "second", 10)
+"""``POST /api/v1/fire-map``, on top of ``ENGINE``: a rate for the costliest ruling. What one
+address may make the workers spend is its rate times the costliest legal request: every other
+ruling stays under ~20 ms of CPU, 10 a second (``ENGINE``) is at most ~0.2 s of CPU a second; a
+fire map may take up to 100 ms (the 200-unit board of mountains, ~40 ms, 100 with a collection),
+so 10 a second was a whole core's half: six connections looping it doubled the p99 of rulings
+computed afresh (``bench/load.py``). At 2 a second it is the same ~0.2 s as the others. A player
+asks for one fire map per unit they select (``builder-firemap.js``); ten at once fit the burst."""
 SAVES = Rate(20, "minute", 20)
 """``POST /api/v1/situations``; the app also counts saves per day (``adjudicator.ratelimit``)."""
 CONNECTIONS_PER_ADDRESS = 32
@@ -164,6 +172,7 @@ class Settings:
     limits: bool = True
     pages: Rate = PAGES
     engine: Rate = ENGINE
+    fire_maps: Rate = FIRE_MAPS
     saves: Rate = SAVES
     connections: int = CONNECTIONS_PER_ADDRESS
     over_cap: Rate = OVER_CAP_LINE
@@ -225,6 +234,7 @@ def from_env(environ: Mapping[str, str], **given: object) -> Settings:
         "limits": _flag(environ, "RATELIMIT_ENABLED", True),
         "pages": _rate(environ, "RATE_LIMIT_PAGES", PAGES),
         "engine": _rate(environ, "RATE_LIMIT_ENGINE", ENGINE),
+        "fire_maps": _rate(environ, "RATE_LIMIT_FIRE_MAP", FIRE_MAPS),
         "saves": _rate(environ, "RATE_LIMIT_SAVES", SAVES),
         "connections": int(environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
         "over_cap": _rate(environ, "OVER_CAP_LINE", OVER_CAP_LINE),
