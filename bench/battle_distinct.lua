@@ -1,7 +1,8 @@
 -- wrk script: POST /api/v1/battle with a different situation every request, so no answer cache
 -- can serve it: the battle of bench/battle.lua (infantry firing at armor in a town across a forest
 -- edge, Their Finest Hour) with the third unit on another hex, the figures of all three varied,
--- and that unit named after the thread and the request count (each body is new for the run).
+-- and that unit named after the run (the token bench/load.py passes), the thread and the request
+-- count: each body is new for the stack, in this run and every later one.
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 
@@ -12,6 +13,11 @@ for row = 0, 8 do
       spots[#spots + 1] = {row, col}
     end
   end
+end
+
+local run = ""
+function init(args)
+  run = args[1] or ""  -- the bench's token of this run: no body of an earlier run is asked again
 end
 
 local threads = 0
@@ -29,8 +35,8 @@ function request()
     '{"row":3,"col":11,"terrain":"hill"}],"units":[' ..
     '{"id":"A","side":"allies","type":"infantry","row":6,"col":10,"figures":%d},' ..
     '{"id":"B","side":"axis","type":"armor","row":4,"col":12,"figures":%d},' ..
-    '{"id":"C%s_%d","side":"axis","type":"infantry","row":%d,"col":%d,"figures":%d}],' ..
+    '{"id":"C%s%s_%d","side":"axis","type":"infantry","row":%d,"col":%d,"figures":%d}],' ..
     '"attacker":"A","target":"B","card":"their_finest_hour"}',
-    1 + n % 4, 1 + math.floor(n / 4) % 3, thread_name or "t", n, spot[1], spot[2], 1 + math.floor(n / 12) % 4)
+    1 + n % 4, 1 + math.floor(n / 4) % 3, run, thread_name or "t", n, spot[1], spot[2], 1 + math.floor(n / 12) % 4)
   return wrk.format(nil, nil, nil, body)
 end

@@ -53,6 +53,7 @@ import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager, suppress
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -197,12 +198,18 @@ def _ms(text: str) -> float:
     return float(value) * UNITS[unit]
 
 
+RUNS = (f"r{os.getpid()}x{n}" for n in count())
+"""A token per wrk run, unique to this bench."""
+
+
 def wrk(url: str, connections: int, seconds: float, script: Path | None) -> dict[str, Any]:
     args = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "--latency",
             "-H", "Accept-Encoding: br, gzip"]
     if script is not None:
         args += ["-s", str(script)]
-    out = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+    # a token of this run for the script's ``init`` (``battle_distinct.lua`` puts it in every body,
+    # so no run asks what an earlier run of the same stack asked, which nginx would answer itself)
+    out = subprocess.run([*args, url, "--", next(RUNS)], capture_output=True, text=True, check=True).stdout
     lines = {m[0]: m[1] for m in re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M)}
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
