@@ -800,7 +800,7 @@ def test_fire_maps_past_their_own_rate_are_refused_before_the_app_and_other_ruli
     from one address get the burst, and what the rate adds while they are sent, answered, and the
     rest a 429 that never reaches the app; the same address's other rulings are still answered,
     under the rulings' rate."""
-    source = "127.0.0.12"
+    source = "127.0.0.13"
     rate = limits.FIRE_MAPS
 
     def fire_map(n: int) -> tuple[int, dict[str, str], bytes]:

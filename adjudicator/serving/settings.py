@@ -58,10 +58,12 @@ FIRE_MAPS = Rate(2, "second", 10)
 """``POST /api/v1/fire-map``, on top of ``ENGINE``: a rate for the costliest ruling. What one
 address may make the workers spend is its rate times the costliest legal request: every other
 ruling stays under ~20 ms of CPU, 10 a second (``ENGINE``) is at most ~0.2 s of CPU a second; a
-fire map may take up to 100 ms (the 200-unit board of mountains, ~40 ms, 100 with a collection),
-so 10 a second was a whole core's half: six connections looping it doubled the p99 of rulings
-computed afresh (``bench/load.py``). At 2 a second it is the same ~0.2 s as the others. A player
-asks for one fire map per unit they select (``builder-firemap.js``); ten at once fit the burst."""
+fire map may take up to 100 ms (the 200-unit board of mountains: ~40 ms here, at times ~100),
+so 10 a second was half a core: six connections looping it doubled the p99 of rulings computed
+afresh (``bench/load.py``). At 2 a second it is the same ~0.2 s as the others. The builder
+asks for one fire map per change while a unit is selected (``builder-firemap.js``), beside three
+to five other rulings (``builder-requests.js``): past the bursts (10 fire maps, 40 rulings) both
+rates let about two changes a second through."""
 SAVES = Rate(20, "minute", 20)
 """``POST /api/v1/situations``; the app also counts saves per day (``adjudicator.ratelimit``)."""
 CONNECTIONS_PER_ADDRESS = 32
