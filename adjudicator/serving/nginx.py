@@ -177,7 +177,7 @@ http {{
 
 {_indent(answers.too_long, 4)}    map $uri $retry_after {{
         /api/v1/situations {settings.saves.retry_after()};
-        {FIRE_MAP} {max(settings.engine.retry_after(), settings.pages.retry_after(), settings.fire_maps.retry_after())};
+        {FIRE_MAP} {max(settings.engine.retry_after(), settings.fire_maps.retry_after())};
         ~^/api/ {max(settings.engine.retry_after(), settings.pages.retry_after())};
         default {settings.pages.retry_after()};
     }}
